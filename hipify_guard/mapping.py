@@ -1,0 +1,164 @@
+"""The CUDA -> HIP API mapping table (from AMD HIPIFY's docs), loaded from rules/hipify_map.tsv."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from importlib import resources
+from pathlib import Path
+
+RULES_PACKAGE = "hipify_guard._rules"
+TSV_NAME = "hipify_map.tsv"
+# Names whose length differs more than this from the query are not "did you mean" candidates.
+_NEAR_LENGTH_SLACK = 3
+_NEAR_CUTOFF = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class ApiEntry:
+    """One row of HIPIFY's tables: a CUDA name, its HIP and ROC/MIOpen names and versions.
+
+    Versions are strings as written (None = not given). `cuda_*` versions are on the
+    `cuda_scale` scale: "CUDA" (toolkit, "11.3") or "cuDNN" (cuDNN release, "8.0.1", for the
+    CUDNN API). `hip_*` and `roc_*` versions are HIP/ROCm releases ("6.2.0"). For the CUDNN API
+    `roc` is the MIOpen name; otherwise it is the rocBLAS/rocSPARSE/rocSOLVER/rocRAND name.
+    """
+
+    cuda: str
+    library: str
+    section: str
+    hip: str | None
+    hip_added: str | None
+    hip_deprecated: str | None
+    hip_changed: str | None
+    hip_removed: str | None
+    hip_experimental: str | None
+    cuda_scale: str
+    cuda_added: str | None
+    cuda_deprecated: str | None
+    cuda_changed: str | None
+    cuda_removed: str | None
+    roc: str | None
+    roc_added: str | None
+    roc_deprecated: str | None
+    roc_changed: str | None
+    roc_removed: str | None
+    roc_experimental: str | None
+
+    @property
+    def supported(self) -> bool:
+        """True when HIP has an equivalent name."""
+        return self.hip is not None
+
+
+COLUMNS = tuple(f.name for f in fields(ApiEntry))
+_HIP_COLUMN = COLUMNS.index("hip")
+
+
+class MappingTable:
+    """All entries, with exact lookups by CUDA or HIP name and "did you mean" suggestions.
+
+    Built from the TSV text (`#` comment lines, a header row naming COLUMNS, data rows). Only
+    the CUDA-name index is built up front; an entry is made when first looked up (and kept), so
+    loading stays fast: making all ~9,000 entries, as the first use of `rows` does, is slower.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._lines = _data_lines(text)
+        self._entries: list[ApiEntry | None] = [None] * len(self._lines)
+        self._cuda_rows = _positions(line[: line.index("\t")] for line in self._lines)
+        self.cuda_names = frozenset(self._cuda_rows)
+
+    @functools.cached_property
+    def rows(self) -> tuple[ApiEntry, ...]:
+        """Every entry, in table order."""
+        return tuple(map(self._entry, range(len(self._lines))))
+
+    def by_cuda(self, name: str) -> tuple[ApiEntry, ...]:
+        """Entries for this CUDA name (exact, case-sensitive); a few names are in two tables."""
+        return tuple(map(self._entry, self._cuda_rows.get(name, ())))
+
+    def by_hip(self, name: str) -> tuple[ApiEntry, ...]:
+        """Entries whose HIP name is `name` (several CUDA names may map to one HIP name)."""
+        return tuple(map(self._entry, self._hip_rows.get(name, ())))
+
+    def near(self, name: str, limit: int = 3) -> list[str]:
+        """Up to `limit` CUDA or HIP names close to `name` (case-insensitive), best first."""
+        folded = name.lower()
+        lengths = range(len(folded) - _NEAR_LENGTH_SLACK, len(folded) + _NEAR_LENGTH_SLACK + 1)
+        candidates = [c for length in lengths for c in self._folded_by_length.get(length, ())]
+        matches = difflib.get_close_matches(folded, candidates, n=limit, cutoff=_NEAR_CUTOFF)
+        return [original for match in matches for original in self._folded_names[match]][:limit]
+
+    def _entry(self, index: int) -> ApiEntry:
+        """The entry of data row `index`, made on first use."""
+        entry = self._entries[index]
+        if entry is None:
+            entry = ApiEntry(*[cell or None for cell in self._lines[index].split("\t")])
+            self._entries[index] = entry
+        return entry
+
+    @functools.cached_property
+    def _hip_rows(self) -> dict[str, tuple[int, ...]]:
+        """HIP name -> data row indexes."""
+        return _positions(line.split("\t", _HIP_COLUMN + 1)[_HIP_COLUMN] for line in self._lines)
+
+    @functools.cached_property
+    def _folded_names(self) -> dict[str, tuple[str, ...]]:
+        """Lower-cased CUDA and HIP names -> the names themselves."""
+        names: dict[str, list[str]] = {}
+        for name in sorted(self.cuda_names.union(self._hip_rows)):
+            names.setdefault(name.lower(), []).append(name)
+        return {folded: tuple(group) for folded, group in names.items()}
+
+    @functools.cached_property
+    def _folded_by_length(self) -> dict[int, tuple[str, ...]]:
+        """Lower-cased names grouped by length, to narrow the candidates of `near`."""
+        groups: dict[int, list[str]] = {}
+        for folded in self._folded_names:
+            groups.setdefault(len(folded), []).append(folded)
+        return {length: tuple(group) for length, group in groups.items()}
+
+
+def _positions(keys: Iterable[str]) -> dict[str, tuple[int, ...]]:
+    """Each non-empty key -> the indexes where it occurs, in order."""
+    groups: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        if key:
+            groups.setdefault(key, []).append(index)
+    return {key: tuple(group) for key, group in groups.items()}
+
+
+def _data_lines(text: str) -> list[str]:
+    """The data rows of the TSV text, after checking the header and every row's cell count."""
+    lines = text.splitlines()
+    start = next((n for n, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    if start == len(lines) or tuple(lines[start].split("\t")) != COLUMNS:
+        raise ValueError(f"{TSV_NAME}:{start + 1}: the header row is not {COLUMNS}")
+    data = lines[start + 1 :]
+    for number, line in enumerate(data, start=start + 2):
+        if (cells := line.count("\t") + 1) != len(COLUMNS):
+            raise ValueError(f"{TSV_NAME}:{number}: {cells} cells, expected {len(COLUMNS)}")
+    return data
+
+
+def _tsv_text() -> str:
+    """The TSV from the installed package data, or from rules/ in a source checkout."""
+    try:
+        return resources.files(RULES_PACKAGE).joinpath(TSV_NAME).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        checkout = Path(__file__).resolve().parent.parent / "rules" / TSV_NAME
+        return checkout.read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def load_table() -> MappingTable:
+    """The mapping table shipped with hipify-guard (loaded once, then cached)."""
+    return MappingTable(_tsv_text())
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    """A dotted version as integers: "6.2.0" -> (6, 2, 0); ValueError if not numeric."""
+    return tuple(int(part) for part in text.strip().split("."))

@@ -1,0 +1,48 @@
+"""The rule functions. Each is registered with `@check(CODE)`; this module lists them all.
+
+A rule function reads a FileAnalysis and yields Findings. Its code, name, summary and
+documentation live in the rule catalogue (the top-level `rules/` folder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..analysis import FileAnalysis
+from ..findings import Finding
+from ..settings import Settings
+
+CheckFunction = Callable[[FileAnalysis], Iterable[Finding]]
+Triggers = Callable[[Settings], Iterable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredCheck:
+    """A rule function and the names whose presence in a file's bytes makes it worth running."""
+
+    function: CheckFunction
+    triggers: Triggers
+
+
+CHECKS: dict[str, RegisteredCheck] = {}
+
+
+def check(code: str, triggers: Triggers = lambda settings: ()) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a rule function under its code, with the byte triggers of the prefilter."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        if code in CHECKS:
+            raise ValueError(f"rule {code} registered twice")
+        CHECKS[code] = RegisteredCheck(function, triggers)
+        return function
+
+    return register
+
+
+def cuda_version_macros(settings: Settings) -> Iterable[str]:
+    """Trigger names for rules about CUDA version guards."""
+    return settings.macros.cuda_version_macros
+
+
+from . import guard_outcome, platform_macros, structure  # noqa: E402,F401  (registers the rules)

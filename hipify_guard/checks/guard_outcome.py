@@ -1,0 +1,132 @@
+"""HG101, HG102, HG103: guards on CUDA version macros whose ROCm outcome is implicit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..analysis import FileAnalysis
+from ..findings import SAFE, UNSAFE, Finding, Fix
+from ..groups import Arm
+from ..platforms import Outcome, Platform
+from ..rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
+from ..settings import rocm_version_number
+from . import check, cuda_version_macros
+
+_DECIDED = (Outcome.TRUE, Outcome.FALSE, Outcome.DEPENDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """What ROCm gets today from an implicit guard."""
+
+    today: str  # "false", "true" or "differs"
+    outcomes: tuple[tuple[Platform, Outcome], ...]
+    cuda_macros: tuple[str, ...]
+
+
+def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
+    """The ROCm fate of an arm naming a CUDA version macro and no ROCm macro, if it is decided."""
+    condition = file.condition(arm).term
+    if condition is None:
+        return None
+    macros = file.settings.macros
+    cuda = condition.names & macros.cuda_version_macros
+    explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro}
+    if not cuda or condition.names & explicit:
+        return None
+    outcomes = tuple((model, file.outcome(arm, model)) for model in file.reachable_on_rocm(arm))
+    decided = {value for _, value in outcomes if value in _DECIDED}
+    if not decided or decided == {Outcome.DEPENDS}:
+        return None
+    today = {frozenset({Outcome.FALSE}): "false", frozenset({Outcome.TRUE}): "true"}.get(frozenset(decided), "differs")
+    return Fate(today, outcomes, tuple(sorted(cuda)))
+
+
+def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
+    for arm in file.arms:
+        fate = rocm_fate(file, arm)
+        if fate is not None and fate.today == today:
+            yield arm, fate
+
+
+@check("HG101", cuda_version_macros)
+def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
+    """A CUDA version guard that is false on ROCm without saying so."""
+    for arm, fate in _fates(file, "false"):
+        message = (
+            f"`{_shown(file, arm)}` is false on ROCm, where {_undefined(fate)}: "
+            "this branch is silently skipped on ROCm"
+        )
+        yield _finding(file, "HG101", arm, fate, message)
+
+
+@check("HG102", cuda_version_macros)
+def implicit_rocm_inclusion(file: FileAnalysis) -> Iterator[Finding]:
+    """A CUDA version guard that is true on ROCm without saying so."""
+    for arm, fate in _fates(file, "true"):
+        message = (
+            f"`{_shown(file, arm)}` is true on ROCm, where {_undefined(fate)}: "
+            "ROCm silently takes the branch meant for old CUDA"
+        )
+        yield _finding(file, "HG102", arm, fate, message)
+
+
+@check("HG103", cuda_version_macros)
+def hipify_dependent_guard(file: FileAnalysis) -> Iterator[Finding]:
+    """A CUDA version guard whose ROCm outcome depends on how the source was hipified."""
+    for arm, fate in _fates(file, "differs"):
+        per_model = "; ".join(f"{model.title}: {_describe(value)}" for model, value in fate.outcomes)
+        message = f"`{_shown(file, arm)}` on ROCm depends on how the source was translated ({per_model})"
+        yield _finding(file, "HG103", arm, fate, message)
+
+
+def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:
+    directive = arm.directive
+    return Finding(code, message, directive.hash, directive.argument[1], _policy_fix(file, arm, fate),
+                   anchor=_shown(file, arm, limit=None))
+
+
+def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
+    """The fix the configured policy asks for, marked unsafe when it changes ROCm's branch."""
+    policy = file.settings.policy
+    rocm = file.settings.macros.rocm_macro
+    if policy.kind == "rocm-min" and policy.rocm_min is not None:
+        version = ".".join(map(str, policy.rocm_min))
+        number = rocm_version_number(policy.rocm_min)
+        return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE,
+                         message=f"Take this branch on ROCm {version} and newer only", rocm_min=number,
+                         rocm_false_today=fate.today == "false")
+    form = {"exclude": EXCLUDE, "include": INCLUDE}.get(policy.kind)
+    if form is None:  # preserve: make today's outcome explicit, when there is one
+        form = {"false": EXCLUDE, "true": INCLUDE}.get(fate.today)
+    if form is None:
+        return None
+    keeps_today = (form == EXCLUDE and fate.today == "false") or (form == INCLUDE and fate.today == "true")
+    verb = "Exclude" if form == EXCLUDE else "Include"
+    note = f" (today: {fate.today} on ROCm)" if not keeps_today else ""
+    return guard_fix(file, arm, form, applicability=SAFE if keeps_today else UNSAFE,
+                     message=f"{verb} ROCm explicitly with `defined({rocm})`{note}")
+
+
+def _shown(file: FileAnalysis, arm: Arm, limit: int | None = 70) -> str:
+    directive = arm.directive
+    text = " ".join(file.text(directive.hash, directive.argument[1]).replace("\\\n", " ").split())
+    if limit is not None and len(text) > limit:
+        return text[: limit - 3] + "..."
+    return text
+
+
+def _undefined(fate: Fate) -> str:
+    names = " and ".join(fate.cuda_macros)
+    verb = "is" if len(fate.cuda_macros) == 1 else "are"
+    text = f"{names} {verb} undefined"
+    if any(name in model.renames for model, _ in fate.outcomes for name in fate.cuda_macros):
+        text += " (or a HIP version after PyTorch's hipify)"
+    return text
+
+
+def _describe(value: Outcome) -> str:
+    return {Outcome.TRUE: "true", Outcome.FALSE: "false", Outcome.DEPENDS: "depends on the build"}.get(
+        value, "undecided"
+    )

@@ -1,0 +1,94 @@
+"""Findings resolved to lines and columns: what formatters print, independent of file bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .catalogue import load_catalogue
+from .findings import Finding
+from .source import LineIndex
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A 1-based row and column."""
+
+    row: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticEdit:
+    """One edit of a fix, as text between two locations."""
+
+    content: str
+    location: Location
+    end_location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticFix:
+    """A fix as the formatters show it."""
+
+    applicability: str
+    message: str
+    edits: tuple[DiagnosticEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding, ready to print."""
+
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    fix: DiagnosticFix | None
+    source_line: str
+    anchor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMessage:
+    """A problem with a file rather than with its code (unreadable, binary, not verified...)."""
+
+    filename: str
+    message: str
+    row: int = 0
+    column: int = 0
+
+
+@dataclass(slots=True)
+class FileReport:
+    """Everything one file contributes to the run's output."""
+
+    filename: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    fixed: int = 0
+    diff: str = ""
+    errors: list[ToolMessage] = field(default_factory=list)
+    notes: list[ToolMessage] = field(default_factory=list)
+
+
+def resolve(filename: str, findings: list[Finding], lines: LineIndex) -> list[Diagnostic]:
+    """Turn offset-based findings into diagnostics with rows and columns."""
+    catalogue = load_catalogue()
+    diagnostics = []
+    for finding in findings:
+        start = Location(*lines.position(finding.start))
+        fix = None
+        if finding.fix is not None:
+            edits = tuple(
+                DiagnosticEdit(edit.content.decode("utf-8", "backslashreplace"),
+                               Location(*lines.position(edit.start)), Location(*lines.position(edit.end)))
+                for edit in finding.fix.edits
+            )
+            fix = DiagnosticFix(finding.fix.applicability, finding.fix.message, edits)
+        rule = catalogue.get(finding.code)
+        diagnostics.append(Diagnostic(
+            finding.code, rule.name if rule else "", finding.message, filename, start,
+            Location(*lines.position(finding.end)), fix, lines.line_text(start.row), finding.anchor,
+        ))
+    return diagnostics

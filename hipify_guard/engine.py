@@ -1,0 +1,101 @@
+"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .analysis import FileAnalysis
+from .checks import CHECKS
+from .findings import SAFE, UNSAFE, Edit, Finding
+from .selection import Selection
+from .settings import Settings
+from .verify import VerificationError, verify
+
+MAX_FIX_ROUNDS = 10
+NEVER_REWRITE = "HG901"
+
+
+@dataclass
+class FixResult:
+    """The outcome of fixing one file's bytes."""
+
+    data: bytes
+    applied: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+    analysis: FileAnalysis | None = None
+    error: str = ""
+
+
+def active_codes(selection: Selection) -> list[str]:
+    """The registered codes the selection enables."""
+    return selection.codes(sorted(CHECKS))
+
+
+def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
+    """The names whose presence makes a file worth a full scan, without redundant ones."""
+    names = {name for code in codes for name in CHECKS[code].triggers(settings)}
+    kept = [n for n in names if not any(other != n and other in n for other in names)]
+    return sorted(name.encode() for name in kept)
+
+
+def mentions(data: bytes, triggers: Sequence[bytes]) -> bool:
+    """The prefilter: does any trigger name occur in the bytes?"""
+    return any(name in data for name in triggers)
+
+
+def check(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
+    """Run the rules on an analysed file; findings in file order."""
+    findings = [finding for code in codes for finding in CHECKS[code].function(file)]
+    return sorted(findings, key=lambda f: (f.start, f.code, f.end))
+
+
+def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, unsafe: bool) -> FixResult:
+    """Apply verified fixes until none is left (or MAX_FIX_ROUNDS), then check the result."""
+    allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
+    result = FixResult(data)
+    for round_number in range(MAX_FIX_ROUNDS + 1):
+        file = FileAnalysis(path, result.data, settings)
+        findings = check(file, codes)
+        result.analysis, result.remaining = file, findings
+        if round_number == MAX_FIX_ROUNDS or any(f.code == NEVER_REWRITE for f in findings):
+            break
+        chosen = _non_overlapping([f for f in findings if f.fix and f.fix.applicability in allowed])
+        if not chosen:
+            break
+        edits = [edit for finding in chosen for edit in finding.fix.edits]
+        new = apply_edits(result.data, edits)
+        try:
+            verify(file, new, edits, [f.fix.expectation for f in chosen if f.fix.expectation])
+        except VerificationError as error:
+            original = FileAnalysis(path, data, settings)
+            return FixResult(data, [], check(original, codes), original,
+                             error=f"fix not applied, it could not be verified: {error}")
+        result.data = new
+        result.applied += chosen
+    return result
+
+
+def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:
+    """Splice non-overlapping edits into `data`, last first so offsets stay valid."""
+    pieces = []
+    position = len(data)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        pieces.append(data[edit.end : position])
+        pieces.append(edit.content)
+        position = edit.start
+    pieces.append(data[:position])
+    return b"".join(reversed(pieces))
+
+
+def _non_overlapping(findings: list[Finding]) -> list[Finding]:
+    """Fixes whose edits touch no edit of an earlier chosen fix (the rest wait a round)."""
+    taken: list[Edit] = []
+    chosen = []
+    for finding in findings:
+        edits = finding.fix.edits
+        if any(a.start <= b.end and b.start <= a.end for a in edits for b in taken):
+            continue
+        chosen.append(finding)
+        taken.extend(edits)
+    return chosen

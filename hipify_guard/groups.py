@@ -1,0 +1,96 @@
+"""Build the tree of conditional groups (#if/#elif/#else/#endif) from a directive list."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from .scanner import Directive
+
+OPENING = frozenset({"if", "ifdef", "ifndef"})
+CONTINUING = frozenset({"elif", "elifdef", "elifndef"})
+
+
+@dataclass(eq=False, slots=True)
+class Arm:
+    """One arm of a conditional: the group after an #if, #elif or #else line."""
+
+    directive: Directive
+    conditional: Conditional = field(repr=False)
+    index: int = 0  # 0 for the #if arm
+
+    @property
+    def earlier(self) -> list[Arm]:
+        """The arms before this one in the same conditional."""
+        return self.conditional.arms[: self.index]
+
+
+@dataclass(eq=False, slots=True)
+class Conditional:
+    """An #if ... #endif construct and the arm that encloses it (None at file level)."""
+
+    parent: Arm | None
+    arms: list[Arm] = field(default_factory=list)
+    endif: Directive | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StructureProblem:
+    """An unbalanced or misplaced conditional directive."""
+
+    directive: Directive
+    message: str
+
+
+class GroupTree:
+    """The conditional groups of one file, and which arm encloses each position."""
+
+    def __init__(self, directives: tuple[Directive, ...]) -> None:
+        self.conditionals: list[Conditional] = []
+        self.problems: list[StructureProblem] = []
+        self.arm_of: dict[int, Arm] = {}  # hash offset of an #if/#elif/#else -> its arm
+        self._hashes: list[int] = []
+        self._inside: list[Arm | None] = []  # innermost arm in force just after each directive
+        self._build(directives)
+
+    def enclosing(self, offset: int) -> Arm | None:
+        """The innermost arm whose group contains `offset` (None at file level)."""
+        index = bisect.bisect_left(self._hashes, offset) - 1
+        return self._inside[index] if index >= 0 else None
+
+    def _build(self, directives: tuple[Directive, ...]) -> None:
+        stack: list[Conditional] = []
+        for directive in directives:
+            kind = directive.kind
+            if kind in OPENING:
+                conditional = Conditional(stack[-1].arms[-1] if stack else None)
+                self.conditionals.append(conditional)
+                stack.append(conditional)
+                self._add_arm(conditional, directive)
+            elif kind in CONTINUING or kind == "else":
+                self._continue(stack, directive)
+            elif kind == "endif":
+                if stack:
+                    stack.pop().endif = directive
+                else:
+                    self.problems.append(StructureProblem(directive, "#endif without #if"))
+            self._hashes.append(directive.hash)
+            self._inside.append(stack[-1].arms[-1] if stack else None)
+        for conditional in stack:
+            opening = conditional.arms[0].directive
+            self.problems.append(StructureProblem(opening, f"#{opening.kind} without #endif"))
+
+    def _continue(self, stack: list[Conditional], directive: Directive) -> None:
+        if not stack:
+            self.problems.append(StructureProblem(directive, f"#{directive.kind} without #if"))
+            return
+        conditional = stack[-1]
+        if conditional.arms[-1].directive.kind == "else":
+            self.problems.append(StructureProblem(directive, f"#{directive.kind} after #else"))
+            return
+        self._add_arm(conditional, directive)
+
+    def _add_arm(self, conditional: Conditional, directive: Directive) -> None:
+        arm = Arm(directive, conditional, len(conditional.arms))
+        conditional.arms.append(arm)
+        self.arm_of[directive.hash] = arm

@@ -1,0 +1,238 @@
+"""The platform model of spec §3: CUDA configurations and ROCm models over the macro sets of §4.
+
+A platform fixes some macros (always defined with a value, or always undefined), renames others
+(PyTorch's hipify turns CUDA_VERSION into TORCH_HIP_VERSION) and leaves the rest free. The
+outcome of a condition on a platform is found by an exact sweep: a comparison `X op c` changes
+value only at `c`, so per free macro it suffices to try "undefined" and the constants of the
+expression minus one, themselves and plus one (with products and quotients of pairs of
+constants, for guards that do arithmetic on a version).
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .evaluator import EMPTY, Configuration, EvalError, truth
+from .nodes import Binary, Call, Defined, Identifier, Node, Number, walk
+
+MAX_CONFIGURATIONS = 50_000
+UNDEFINED = None
+
+CUDA_VERSION_MACROS = (
+    "CUDA_VERSION", "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__",
+)
+CUDA_ARCH_MACROS = ("__CUDA_ARCH__",)
+ROCM_MACROS = (
+    "USE_ROCM", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVIDIA__",
+    "__HIP_PLATFORM_NVCC__", "__HIPCC__", "__HIP__", "__HIP_DEVICE_COMPILE__",
+    "HIP_VERSION", "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH",
+    "ROCM_VERSION", "TORCH_HIP_VERSION",
+)
+TORCH_HIP_VERSION_RANGE = (100, 1999)  # HIP 1.0 .. 19.99 as major*100 + minor
+
+
+class Outcome(enum.Enum):
+    """The value of a condition over every configuration of a platform."""
+
+    TRUE = "true"
+    FALSE = "false"
+    DEPENDS = "depends"  # true in some configurations, false in others
+    ERROR = "error"  # no configuration gives a value (e.g. an empty macro used as a number)
+    UNKNOWN = "unknown"  # too many configurations to decide
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Platform:
+    """A CUDA configuration set or a ROCm model."""
+
+    name: str
+    title: str
+    is_rocm: bool
+    fixed: Mapping[str, int | str | None] = field(default_factory=dict)
+    renames: Mapping[str, str] = field(default_factory=dict)
+    ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """An expression with the names, opaque calls and constants that its sweep needs."""
+
+    node: Node
+    names: frozenset[str]
+    calls: frozenset[str]
+    constants: frozenset[int]
+
+
+def term(node: Node) -> Term:
+    """Collect what the sweep of `node` needs."""
+    names, calls, constants = set(), set(), set()
+    arithmetic = False
+    for item in walk(node):
+        if isinstance(item, (Identifier, Defined)):
+            names.add(item.name)
+        elif isinstance(item, Call):
+            calls.add(item.key)
+        elif isinstance(item, Number):
+            constants.add(item.value)
+        elif isinstance(item, Binary) and item.op in ("*", "/", "%", "<<", ">>"):
+            arithmetic = True
+    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic)))
+
+
+def _critical(constants: set[int], arithmetic: bool) -> set[int]:
+    values = {0, 1}
+    for constant in constants:
+        values.update((constant - 1, constant, constant + 1))
+    if arithmetic:
+        for a, b in itertools.permutations(constants, 2):
+            if b not in (0, 1, -1):
+                values.update((a * b - 1, a * b, a * b + 1, a // b, a % b))
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class MacroSet:
+    """Which macros are CUDA version macros and which are ROCm macros (spec §4)."""
+
+    cuda_version_macros: frozenset[str] = frozenset(CUDA_VERSION_MACROS)
+    rocm_macros: frozenset[str] = frozenset(ROCM_MACROS)
+    rocm_macro: str = "USE_ROCM"
+    rocm_version_macro: str = "ROCM_VERSION"
+
+
+def builtin_models(macros: MacroSet) -> dict[str, Platform]:
+    """The ROCm models `hip` and `torch-hipify` for a macro set."""
+    common: dict[str, int | str | None] = {
+        macros.rocm_macro: 1,
+        "__HIP_PLATFORM_AMD__": EMPTY,
+        "__HIP_PLATFORM_NVIDIA__": UNDEFINED,
+        "__HIP_PLATFORM_NVCC__": UNDEFINED,
+        "__CUDACC__": UNDEFINED,
+    }
+    cuda_undefined = {name: UNDEFINED for name in macros.cuda_version_macros}
+    hip = Platform("hip", "native HIP", True, {**cuda_undefined, **common})
+    torch_fixed = {name: UNDEFINED for name in macros.cuda_version_macros if name != "CUDA_VERSION"}
+    torch = Platform(
+        "torch-hipify", "PyTorch's hipify", True, {**torch_fixed, **common},
+        renames={"CUDA_VERSION": "TORCH_HIP_VERSION"},
+        ranges={"TORCH_HIP_VERSION": TORCH_HIP_VERSION_RANGE},
+    )
+    return {hip.name: hip, torch.name: torch}
+
+
+def cuda_platform(macros: MacroSet) -> Platform:
+    """Every CUDA configuration: the ROCm macros undefined, everything else free."""
+    undefined = {name: UNDEFINED for name in (*macros.rocm_macros, macros.rocm_macro, macros.rocm_version_macro)}
+    return Platform("cuda", "CUDA", False, undefined)
+
+
+def outcome(item: Term, platform: Platform) -> Outcome:
+    """The value of a condition on `platform`, other macros left free."""
+    configs = configurations((item,), platform)
+    if configs is None:
+        return Outcome.UNKNOWN
+    seen: set[bool] = set()
+    for config in configs:
+        try:
+            seen.add(truth(item.node, config))
+        except EvalError:
+            continue
+        if len(seen) == 2:
+            return Outcome.DEPENDS
+    if not seen:
+        return Outcome.ERROR
+    return Outcome.TRUE if True in seen else Outcome.FALSE
+
+
+def satisfiable(literals: Sequence[tuple[Term, bool]], platform: Platform) -> bool:
+    """Whether some configuration of `platform` makes every (condition, wanted value) hold.
+
+    Literals that share no macro are decided separately; a literal whose value is unknown
+    (an evaluation error, or too many configurations) is assumed to be satisfiable.
+    """
+    for component in _components(literals, platform):
+        configs = configurations([item for item, _ in component], platform)
+        if configs is None:
+            continue
+        if not any(_holds(component, config) for config in configs):
+            return False
+    return True
+
+
+def _holds(literals: Sequence[tuple[Term, bool]], config: Configuration) -> bool:
+    for item, wanted in literals:
+        try:
+            if truth(item.node, config) != wanted:
+                return False
+        except EvalError:
+            continue
+    return True
+
+
+def _components(literals: Sequence[tuple[Term, bool]], platform: Platform) -> list[list[tuple[Term, bool]]]:
+    """Group literals that share a free macro (union-find over variable names)."""
+    parent: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            name = parent[name]
+        return name
+
+    keyed = []
+    for index, literal in enumerate(literals):
+        variables = _variables(literal[0], platform)
+        anchor = find(f"#{index}")
+        for variable in variables:
+            parent[find(variable)] = anchor
+        keyed.append((literal, anchor))
+    groups: dict[str, list[tuple[Term, bool]]] = {}
+    for literal, anchor in keyed:
+        groups.setdefault(find(anchor), []).append(literal)
+    return list(groups.values())
+
+
+def _variables(item: Term, platform: Platform) -> set[str]:
+    renamed = {platform.renames.get(name, name) for name in item.names}
+    return {name for name in renamed if name not in platform.fixed} | set(item.calls)
+
+
+def configurations(items: Sequence[Term], platform: Platform) -> Iterator[dict[str, int | str]] | None:
+    """Every critical configuration for `items` on `platform`, or None if there are too many."""
+    constants = frozenset().union(*(item.constants for item in items))
+    targets: dict[str, list[str]] = {}
+    for name in sorted(frozenset().union(*(item.names for item in items))):
+        targets.setdefault(platform.renames.get(name, name), []).append(name)
+    choices = [_candidates(target, platform, constants) for target in targets]
+    calls = sorted(frozenset().union(*(item.calls for item in items)))
+    choices += [sorted(constants)] * len(calls)
+    total = 1
+    for options in choices:
+        total *= len(options)
+        if total > MAX_CONFIGURATIONS:
+            return None
+    keys = [*targets.values(), *([call] for call in calls)]
+    return _assignments(keys, choices)
+
+
+def _assignments(keys: list[list[str]], choices: list[list[int | str | None]]) -> Iterator[dict[str, int | str]]:
+    for values in itertools.product(*choices):
+        config: dict[str, int | str] = {}
+        for names, value in zip(keys, values):
+            if value is not UNDEFINED:
+                for name in names:
+                    config[name] = value
+        yield config
+
+
+def _candidates(target: str, platform: Platform, constants: frozenset[int]) -> list[int | str | None]:
+    if target in platform.fixed:
+        return [platform.fixed[target]]
+    bounds = platform.ranges.get(target)
+    if bounds is None:
+        return [UNDEFINED, *sorted(constants)]
+    low, high = bounds
+    return [UNDEFINED, low, *sorted(v for v in constants if low < v < high), high]

@@ -1,0 +1,97 @@
+"""Run the engine on one file: read it, check or fix it, write it back atomically, report."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .analysis import FileAnalysis
+from .diagnostics import FileReport, ToolMessage, resolve
+from .engine import check, fix, mentions, trigger_names
+from .settings import Settings
+from .writer import ChangedOnDisk, atomic_write
+
+CHECK, FIX, DIFF = "check", "fix", "diff"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One file to process, with everything that decides how."""
+
+    filename: str  # as shown in the output
+    path: str  # where to read it
+    settings: Settings
+    codes: tuple[str, ...]
+    mode: str = CHECK
+    unsafe_fixes: bool = False
+
+
+def run(job: Job) -> FileReport:
+    """Process one file on disk."""
+    report = FileReport(job.filename)
+    try:
+        data = Path(job.path).read_bytes()
+    except FileNotFoundError:
+        report.notes.append(ToolMessage(job.filename, "file disappeared before it could be read; skipped"))
+        return report
+    except OSError as error:
+        report.errors.append(ToolMessage(job.filename, f"cannot read file: {error.strerror or error}"))
+        return report
+    new = process(job, data, report)
+    if job.mode == FIX and new != data:
+        try:
+            atomic_write(Path(job.path), new, data)
+        except ChangedOnDisk as error:
+            report.errors.append(ToolMessage(job.filename, str(error)))
+            report.fixed = 0
+        except OSError as error:
+            report.errors.append(ToolMessage(job.filename, f"cannot write file: {error.strerror or error}"))
+            report.fixed = 0
+    return report
+
+
+def process(job: Job, data: bytes, report: FileReport) -> bytes:
+    """Check (and maybe fix) `data`, filling `report`; returns the new bytes."""
+    skipped = _why_skipped(data)
+    if skipped:
+        report.notes.append(ToolMessage(job.filename, skipped))
+        return data
+    if not mentions(data, _triggers(job.settings, job.codes)):
+        return data
+    if job.mode == CHECK:
+        file = FileAnalysis(job.filename, data, job.settings)
+        report.diagnostics = resolve(job.filename, check(file, job.codes), file.lines)
+        return data
+    result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
+    report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
+    report.fixed = len(result.applied)
+    if result.error:
+        report.errors.append(ToolMessage(job.filename, result.error))
+    if job.mode == DIFF and result.data != data:
+        report.diff = unified_diff(job.filename, data, result.data)
+    return result.data
+
+
+def _why_skipped(data: bytes) -> str:
+    if data.startswith(_UTF16_BOMS):
+        return "UTF-16 encoded file (byte-order mark): not checked; hipify-guard reads UTF-8 and 8-bit sources"
+    if b"\0" in data:
+        return "binary file (contains NUL bytes): skipped"
+    return ""
+
+
+@lru_cache(maxsize=64)
+def _triggers(settings: Settings, codes: tuple[str, ...]) -> list[bytes]:
+    return trigger_names(settings, codes)
+
+
+def unified_diff(filename: str, old: bytes, new: bytes) -> str:
+    """A unified diff of two versions of a file (undecodable bytes escaped)."""
+    before = old.decode("utf-8", "backslashreplace").splitlines(keepends=True)
+    after = new.decode("utf-8", "backslashreplace").splitlines(keepends=True)
+    shown = filename.lstrip("/")
+    lines = difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}")
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)

@@ -1,0 +1,209 @@
+"""Find preprocessor directives in a file's bytes.
+
+The scanner works on raw bytes so that any file (CRLF, lone CR, BOM, latin-1, invalid UTF-8)
+round-trips: every span it reports is a pair of byte offsets into the original data. It skips
+comments, string and character literals and raw strings, follows backslash-newline
+continuations, and records each directive's keyword and argument spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+BOM = b"\xef\xbb\xbf"
+CONDITIONAL_KINDS = frozenset({"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"})
+
+# Every branch starts with a literal byte so that `re` can skip ahead with a fast byte scan.
+_INTERESTING = re.compile(
+    rb"/\*|//|\"|'|\n[ \t\f\v]*\#|\r[ \t\f\v]*\#"
+    rb'|R"([^()\\ \t\v\f\r\n"]{0,16})\('
+    rb'|u8R"([^()\\ \t\v\f\r\n"]{0,16})\('
+    rb'|uR"([^()\\ \t\v\f\r\n"]{0,16})\('
+    rb'|UR"([^()\\ \t\v\f\r\n"]{0,16})\('
+    rb'|LR"([^()\\ \t\v\f\r\n"]{0,16})\('
+)
+_FIRST_LINE_DIRECTIVE = re.compile(rb"[ \t\f\v]*\#")
+_STRING_TAIL = re.compile(rb'(?:[^"\\\r\n]|\\(?:\r\n|[\s\S]))*"?')
+_CHAR_TAIL = re.compile(rb"(?:[^'\\\r\n]|\\(?:\r\n|[\s\S]))*'?")
+_KEYWORD = re.compile(rb"[ \t\f\v]*([A-Za-z_][A-Za-z0-9_]*)")
+_BODY_TOKEN = re.compile(
+    rb"[^\r\n\\/\"' \t\f\v]+"  # ordinary text
+    rb"|[ \t\f\v]+"  # blanks
+    rb"|\\(?:\r\n|\n|\r)"  # line continuation
+    rb"|/\*|//"  # comments
+    rb'|"(?:[^"\\\r\n]|\\(?:\r\n|[\s\S]))*"?'
+    rb"|'(?:[^'\\\r\n]|\\(?:\r\n|[\s\S]))*'?"
+    rb"|[\\/]"  # a lone backslash or slash
+)
+_NEWLINE = re.compile(rb"\r\n|\r|\n")
+_IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """One preprocessor directive: `#` keyword argument, as byte offsets."""
+
+    kind: str  # the keyword: "if", "ifdef", "define", ... ("" for a null directive)
+    hash: int  # offset of the '#'
+    keyword: tuple[int, int]
+    argument: tuple[int, int]  # first to last byte of the argument, comments excluded
+    end: int  # offset of the newline that ends the logical line (or len(data))
+
+    @property
+    def is_conditional(self) -> bool:
+        """True for #if, #ifdef, #ifndef, #elif*, #else and #endif."""
+        return self.kind in CONDITIONAL_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalProblem:
+    """Something in the file that no compiler accepts, such as an unterminated comment."""
+
+    offset: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """Result of scanning one file."""
+
+    directives: tuple[Directive, ...]
+    problems: tuple[LexicalProblem, ...]
+
+
+def scan(data: bytes) -> Scan:
+    """Return every directive of `data` and the lexical problems met on the way."""
+    return _Scanner(data).run()
+
+
+class _Scanner:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.directives: list[Directive] = []
+        self.problems: list[LexicalProblem] = []
+
+    def run(self) -> Scan:
+        data = self.data
+        pos = len(BOM) if data.startswith(BOM) else 0
+        first = _FIRST_LINE_DIRECTIVE.match(data, pos)
+        if first:
+            pos = self._directive(first.end() - 1)
+        search = _INTERESTING.search
+        while True:
+            match = search(data, pos)
+            if match is None:
+                break
+            pos = self._dispatch(match)
+        return Scan(tuple(self.directives), tuple(self.problems))
+
+    def _dispatch(self, match: re.Match[bytes]) -> int:
+        data = self.data
+        start = match.start()
+        lead = data[start]
+        if lead == 0x2F:  # '/'
+            if data[start + 1] == 0x2A:
+                return self._block_comment(start)
+            return _line_comment_end(data, start)
+        if lead == 0x22:  # '"'
+            return _STRING_TAIL.match(data, start + 1).end()
+        if lead == 0x27:  # "'"
+            if _is_digit_separator(data, start):
+                return start + 1
+            return _CHAR_TAIL.match(data, start + 1).end()
+        if lead in (0x0A, 0x0D):
+            if _continues_previous_line(data, start + 1):
+                return match.end()
+            return self._directive(match.end() - 1)
+        if start > 0 and data[start - 1] in _IDENT_BYTES:  # `FOOR"`: not a raw-string prefix
+            return start + 1
+        return self._raw_string(match)
+
+    def _block_comment(self, start: int) -> int:
+        close = self.data.find(b"*/", start + 2)
+        if close < 0:
+            self.problems.append(LexicalProblem(start, "unterminated /* comment"))
+            return len(self.data)
+        return close + 2
+
+    def _raw_string(self, match: re.Match[bytes]) -> int:
+        delimiter = next(group for group in match.groups() if group is not None)
+        close = self.data.find(b")" + delimiter + b'"', match.end())
+        if close < 0:
+            self.problems.append(LexicalProblem(match.start(), "unterminated raw string literal"))
+            return len(self.data)
+        return close + len(delimiter) + 2
+
+    def _directive(self, hash_offset: int) -> int:
+        data = self.data
+        keyword = _KEYWORD.match(data, hash_offset + 1)
+        if keyword is None:
+            kind, keyword_span = "", (hash_offset + 1, hash_offset + 1)
+        else:
+            kind, keyword_span = keyword.group(1).decode("ascii"), keyword.span(1)
+        first, last, end = self._body(keyword_span[1])
+        argument = (first, last) if first < last else (keyword_span[1], keyword_span[1])
+        self.directives.append(Directive(kind, hash_offset, keyword_span, argument, end))
+        return end
+
+    def _body(self, pos: int) -> tuple[int, int, int]:
+        """Walk a directive's logical line: (first content byte, end of last content, line end)."""
+        data = self.data
+        size = len(data)
+        first = last = -1
+        match_token = _BODY_TOKEN.match
+        while pos < size:
+            token = match_token(data, pos)
+            if token is None:  # a newline ends the directive
+                break
+            text_start, pos = token.span()
+            lead = data[text_start]
+            if lead in b" \t\f\v" or (lead == 0x5C and pos - text_start > 1):
+                continue
+            if lead == 0x2F and pos - text_start == 2:
+                if data[text_start + 1] == 0x2A:
+                    pos = self._block_comment(text_start)
+                else:
+                    pos = _line_comment_end(data, text_start)
+                continue
+            if first < 0:
+                first = text_start
+            last = pos
+        if first < 0:
+            first = last = pos
+        return first, last, pos
+
+
+def _line_comment_end(data: bytes, start: int) -> int:
+    """Offset of the newline that ends a `//` comment, following continuations."""
+    pos = start
+    while True:
+        newline = _NEWLINE.search(data, pos)
+        if newline is None:
+            return len(data)
+        if not _ends_with_backslash(data, newline.start()):
+            return newline.start()
+        pos = newline.end()
+
+
+def _ends_with_backslash(data: bytes, newline_start: int) -> bool:
+    return newline_start > 0 and data[newline_start - 1] == 0x5C
+
+
+def _continues_previous_line(data: bytes, line_start: int) -> bool:
+    """True when the physical line starting at `line_start` continues a backslash line."""
+    newline_start = line_start - 1
+    if data[newline_start] == 0x0A and newline_start > 0 and data[newline_start - 1] == 0x0D:
+        newline_start -= 1
+    return _ends_with_backslash(data, newline_start)
+
+
+def _is_digit_separator(data: bytes, quote: int) -> bool:
+    """True for the `'` of a C++14 digit separator such as 1'000'000."""
+    pos = quote
+    while pos > 0 and data[pos - 1] in _IDENT_BYTES:
+        pos -= 1
+    if pos == quote:
+        return False
+    lead = data[pos]
+    return 0x30 <= lead <= 0x39 or (lead == 0x2E and pos + 1 < quote and 0x30 <= data[pos + 1] <= 0x39)

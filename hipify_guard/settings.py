@@ -1,0 +1,74 @@
+"""What one check runs with: the macro model, the ROCm models and the rewrite policy."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .platforms import MacroSet, Platform, builtin_models, cuda_platform
+
+POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How HG101-HG103 fixes decide ROCm's branch (spec §5 "Policies")."""
+
+    kind: str = "preserve"
+    rocm_min: tuple[int, int, int] | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Policy:
+        """`preserve`, `exclude`, `include`, `auto` or `rocm-min=X.Y[.Z]`. Raises ValueError."""
+        kind, _, argument = text.strip().partition("=")
+        if kind not in POLICY_KINDS:
+            raise ValueError(f"unknown policy {text!r}; expected one of {', '.join(POLICY_KINDS)}")
+        if kind != "rocm-min":
+            if argument:
+                raise ValueError(f"policy {kind!r} takes no value")
+            return cls(kind)
+        return cls(kind, parse_version(argument))
+
+    def __str__(self) -> str:
+        if self.rocm_min is None:
+            return self.kind
+        return f"{self.kind}={'.'.join(map(str, self.rocm_min))}"
+
+
+def parse_version(text: str) -> tuple[int, int, int]:
+    """`6.2` or `6.2.1` as (major, minor, patch). Raises ValueError."""
+    match = _VERSION.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"expected a ROCm version X.Y or X.Y.Z, got {text!r}")
+    major, minor, patch = (int(part or 0) for part in match.groups())
+    if minor > 99 or patch > 99:
+        raise ValueError(f"ROCm version {text!r}: minor and patch must be below 100")
+    return major, minor, patch
+
+
+def rocm_version_number(version: tuple[int, int, int]) -> int:
+    """ROCM_VERSION's encoding: major*10000 + minor*100 + patch (6.2 -> 60200)."""
+    major, minor, patch = version
+    return major * 10000 + minor * 100 + patch
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective configuration for checking one file."""
+
+    macros: MacroSet = field(default_factory=MacroSet)
+    model_names: tuple[str, ...] = ("hip", "torch-hipify")
+    policy: Policy = field(default_factory=Policy)
+
+    @cached_property
+    def rocm_models(self) -> tuple[Platform, ...]:
+        """The ROCm models this check reasons over."""
+        models = builtin_models(self.macros)
+        return tuple(models[name] for name in self.model_names)
+
+    @cached_property
+    def cuda(self) -> Platform:
+        """All CUDA configurations."""
+        return cuda_platform(self.macros)

@@ -58,7 +58,7 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
         file = FileAnalysis(path, result.data, settings)
         findings = check(file, codes)
         result.analysis, result.remaining = file, findings
-        if round_number == MAX_FIX_ROUNDS or any(f.code == NEVER_REWRITE for f in findings):
+        if round_number == MAX_FIX_ROUNDS or _unreadable(file):
             break
         chosen = _non_overlapping([f for f in findings if f.fix and f.fix.applicability in allowed])
         if not chosen:
@@ -74,6 +74,11 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
         result.data = new
         result.applied += chosen
     return result
+
+
+def _unreadable(file: FileAnalysis) -> bool:
+    """A file with an HG901 problem is never rewritten, whether HG901 is selected or not."""
+    return any(True for _ in CHECKS[NEVER_REWRITE].function(file))
 
 
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:

@@ -6,10 +6,16 @@ from collections.abc import Iterator
 
 from ..analysis import FileAnalysis
 from ..findings import Finding
+from ..settings import Settings
 from . import check
 
 
-@check("HG901")
+def _version_and_platform_macros(settings: Settings) -> frozenset[str]:
+    """HG901 looks at files that mention a CUDA version macro or a ROCm macro."""
+    return settings.macros.cuda_version_macros | settings.macros.rocm_macros
+
+
+@check("HG901", _version_and_platform_macros)
 def unparsable_conditional(file: FileAnalysis) -> Iterator[Finding]:
     """Unbalanced #if/#endif, conditions that do not parse, and unterminated comments."""
     for problem in file.tree.problems:

@@ -12,7 +12,8 @@ from .diagnostics import FileReport, ToolMessage
 from .discovery import discover
 from .engine import active_codes
 from .formatters import FORMATTERS, RenderOptions
-from .runner import CHECK, DIFF, FIX, Job, run
+from .execute import execute
+from .runner import CHECK, DIFF, FIX, Job
 from .selection import Selection, validate
 from .settings import Policy, Settings
 
@@ -63,8 +64,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     _validate_selection(selection)
     mode = DIFF if show_diff else FIX if fix else CHECK
     codes = tuple(active_codes(selection))
-    reports = [run(Job(name, path, settings, codes, mode, unsafe_fixes))
-               for name, path in discover(paths or (".",))]
+    jobs = [Job(name, path, settings, codes, mode, unsafe_fixes) for name, path in discover(paths or (".",))]
+    reports = execute(jobs)
     options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK)
     _print_messages(reports)
     if mode == DIFF:

@@ -23,10 +23,14 @@ _INTERESTING = re.compile(
     rb'|UR"([^()\\ \t\v\f\r\n"]{0,16})\('
     rb'|LR"([^()\\ \t\v\f\r\n"]{0,16})\('
 )
-_FIRST_LINE_DIRECTIVE = re.compile(rb"[ \t\f\v]*\#")
+# Blanks and line continuations that may come before the `#` of a directive on its line.
+_LEADING_HASH = re.compile(rb"(?:[ \t\f\v]|\\(?:\r\n|\n|\r))*\#")
 _STRING_TAIL = re.compile(rb'(?:[^"\\\r\n]|\\(?:\r\n|[\s\S]))*"?')
 _CHAR_TAIL = re.compile(rb"(?:[^'\\\r\n]|\\(?:\r\n|[\s\S]))*'?")
-_KEYWORD = re.compile(rb"[ \t\f\v]*([A-Za-z_][A-Za-z0-9_]*)")
+# Between `#` and the keyword: blanks, continuations and block comments (`#/* x */if` is `#if`).
+_KEYWORD = re.compile(
+    rb"(?:[ \t\f\v]|\\(?:\r\n|\n|\r)|/\*(?:[^*]|\*+[^*/])*\*+/)*([A-Za-z_][A-Za-z0-9_]*)"
+)
 _BODY_TOKEN = re.compile(
     rb"[^\r\n\\/\"' \t\f\v]+"  # ordinary text
     rb"|[ \t\f\v]+"  # blanks
@@ -37,6 +41,7 @@ _BODY_TOKEN = re.compile(
     rb"|[\\/]"  # a lone backslash or slash
 )
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
+_BLANKS = re.compile(rb"(?:[ \t\f\v]|\\(?:\r\n|\n|\r))*")
 _IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 
 
@@ -82,11 +87,12 @@ class _Scanner:
         self.data = data
         self.directives: list[Directive] = []
         self.problems: list[LexicalProblem] = []
+        self.floor = len(BOM) if data.startswith(BOM) else 0  # where the first line begins
 
     def run(self) -> Scan:
         data = self.data
-        pos = len(BOM) if data.startswith(BOM) else 0
-        first = _FIRST_LINE_DIRECTIVE.match(data, pos)
+        pos = self.floor
+        first = _LEADING_HASH.match(data, pos)
         if first:
             pos = self._directive(first.end() - 1)
         search = _INTERESTING.search
@@ -103,6 +109,8 @@ class _Scanner:
         lead = data[start]
         if lead == 0x2F:  # '/'
             if data[start + 1] == 0x2A:
+                if _at_line_start(data, start, self.floor):
+                    return self._after_leading_comments(start)
                 return self._block_comment(start)
             return _line_comment_end(data, start)
         if lead == 0x22:  # '"'
@@ -112,7 +120,7 @@ class _Scanner:
                 return start + 1
             return _CHAR_TAIL.match(data, start + 1).end()
         if lead in (0x0A, 0x0D):
-            if _continues_previous_line(data, start + 1):
+            if not _at_line_start(data, match.end() - 1, self.floor):  # `x \` + newline + `#`
                 return match.end()
             return self._directive(match.end() - 1)
         if start > 0 and data[start - 1] in _IDENT_BYTES:  # `FOOR"`: not a raw-string prefix
@@ -125,6 +133,17 @@ class _Scanner:
             self.problems.append(LexicalProblem(start, "unterminated /* comment"))
             return len(self.data)
         return close + 2
+
+    def _after_leading_comments(self, start: int) -> int:
+        """Skip comments that begin a line; a `#` after them still starts a directive."""
+        pos = start
+        while self.data.startswith(b"/*", pos):
+            pos = self._block_comment(pos)
+            hash_mark = _LEADING_HASH.match(self.data, pos)
+            if hash_mark:
+                return self._directive(hash_mark.end() - 1)
+            pos = _BLANKS.match(self.data, pos).end()
+        return pos
 
     def _raw_string(self, match: re.Match[bytes]) -> int:
         delimiter = next(group for group in match.groups() if group is not None)
@@ -160,6 +179,8 @@ class _Scanner:
             lead = data[text_start]
             if lead in b" \t\f\v" or (lead == 0x5C and pos - text_start > 1):
                 continue
+            if lead == 0x27 and _is_digit_separator(data, text_start):  # `#if X >= 1'000 // c`
+                pos = text_start + 1
             if lead == 0x2F and pos - text_start == 2:
                 if data[text_start + 1] == 0x2A:
                     pos = self._block_comment(text_start)
@@ -190,12 +211,20 @@ def _ends_with_backslash(data: bytes, newline_start: int) -> bool:
     return newline_start > 0 and data[newline_start - 1] == 0x5C
 
 
-def _continues_previous_line(data: bytes, line_start: int) -> bool:
-    """True when the physical line starting at `line_start` continues a backslash line."""
-    newline_start = line_start - 1
-    if data[newline_start] == 0x0A and newline_start > 0 and data[newline_start - 1] == 0x0D:
-        newline_start -= 1
-    return _ends_with_backslash(data, newline_start)
+def _at_line_start(data: bytes, pos: int, floor: int) -> bool:
+    """True when only blanks and line continuations come before `pos` on its logical line."""
+    while pos > floor:
+        byte = data[pos - 1]
+        if byte in b" \t\f\v":
+            pos -= 1
+            continue
+        if byte not in b"\r\n":
+            return False
+        newline_start = pos - 2 if byte == 0x0A and pos - 2 >= 0 and data[pos - 2] == 0x0D else pos - 1
+        if not _ends_with_backslash(data, newline_start):
+            return True
+        pos = newline_start - 1
+    return True
 
 
 def _is_digit_separator(data: bytes, quote: int) -> bool:

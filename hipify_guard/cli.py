@@ -8,12 +8,15 @@ from collections.abc import Sequence
 import click
 
 from . import __version__
-from .diagnostics import FileReport, ToolMessage
-from .discovery import discover
+from .argfiles import ArgfileError
+from .baseline import BaselineError, only_new, read_baseline, write_baseline
+from .diagnostics import FileReport
 from .engine import active_codes
 from .formatters import FORMATTERS, RenderOptions
-from .execute import execute
+from .inputs import Inputs
+from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .runner import CHECK, DIFF, FIX, Job
+from .standard_input import write_stdout
 from .selection import Selection, validate
 from .settings import Policy, Settings
 
@@ -49,12 +52,27 @@ def cli() -> None:
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
 @click.option("--extend-select", help="Codes or prefixes to enable on top of --select.")
 @click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="concise", show_default=True)
-@click.option("--show-fixes", is_flag=True, help="Show the fix of each finding.")
+@click.option("--show-fixes", is_flag=True, help="Show the fix of each finding (and, with --fix, what was fixed).")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--statistics", is_flag=True, help="Print a count per rule instead of the findings.")
+@click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto", show_default=True,
+              help="Colour the text report (auto: on a terminal; FORCE_COLOR and NO_COLOR are honoured).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("-s", "--silent", is_flag=True, help="Print nothing; only the exit status tells.")
+@click.option("--stdin-filename", help="Check standard input (PATH '-') as if it were this file.")
+@click.option("--exclude", multiple=True, help="Patterns (.gitignore syntax) of files and folders to skip.")
+@click.option("--extend-exclude", multiple=True, help="More patterns to skip, on top of --exclude.")
+@click.option("--force-exclude", is_flag=True, help="Apply the exclusions to paths named on the command line too.")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings that are not in this baseline file.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False),
+              help="Record every current finding in this baseline file and exit 0.")
 def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff: bool,
                   exit_non_zero_on_fix: bool, exit_zero: bool, policy: str, select: str | None,
                   ignore: str | None, extend_select: str | None, output_format: str, show_fixes: bool,
-                  quiet: bool) -> None:
+                  output_file: str | None, statistics: bool, color: str, quiet: bool, silent: bool,
+                  stdin_filename: str | None, exclude: tuple[str, ...], extend_exclude: tuple[str, ...],
+                  force_exclude: bool, baseline_file: str | None, write_baseline_file: str | None) -> None:
     """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
     try:
         settings = Settings(policy=Policy.parse(policy))
@@ -64,18 +82,38 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     _validate_selection(selection)
     mode = DIFF if show_diff else FIX if fix else CHECK
     codes = tuple(active_codes(selection))
-    jobs = [Job(name, path, settings, codes, mode, unsafe_fixes) for name, path in discover(paths or (".",))]
-    reports = execute(jobs)
+    output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
+    try:
+        inputs = Inputs.from_command_line(paths, stdin_filename, exclude + extend_exclude, force_exclude)
+        known = read_baseline(baseline_file) if baseline_file else None
+    except (ArgfileError, BaselineError) as error:
+        raise UsageError(str(error)) from None
+    jobs = [Job(name, path, settings, codes, mode, unsafe_fixes) for name, path in inputs.targets()]
+    reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent))
+    if write_baseline_file:
+        sys.exit(_write_baseline(write_baseline_file, reports, output))
+    if known is not None:
+        reports = only_new(reports, known)
     options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK)
-    _print_messages(reports)
+    emit_messages(reports, output)
     if mode == DIFF:
         click.echo("".join(report.diff for report in reports), nl=False)
     else:
-        text = FORMATTERS[output_format](reports, options)
-        if quiet and output_format == "concise":
-            text = "".join(line + "\n" for line in text.splitlines()[:-1])
-        click.echo(text, nl=False)
+        if stdin_result is not None and mode == FIX:
+            write_stdout(stdin_result)
+        emit_report(reports, options, output, to_stderr=stdin_result is not None and mode == FIX)
     sys.exit(_exit_status(reports, mode, exit_zero, exit_non_zero_on_fix))
+
+
+def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions) -> int:
+    emit_messages(reports, output)
+    try:
+        count = write_baseline(path, reports)
+    except BaselineError as error:
+        raise UsageError(str(error)) from None
+    if not (output.quiet or output.silent):
+        click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to the baseline {path}.", err=True)
+    return EXIT_ERROR if any(report.errors for report in reports) else EXIT_CLEAN
 
 
 def _validate_selection(selection: Selection) -> None:
@@ -84,21 +122,6 @@ def _validate_selection(selection: Selection) -> None:
     unknown = validate((*selection.select, *selection.ignore, *selection.extend_select), CHECKS)
     if unknown:
         raise UsageError(f"unknown rule code or prefix: {', '.join(unknown)}")
-
-
-def _print_messages(reports: list[FileReport]) -> None:
-    for report in reports:
-        for message in report.notes:
-            click.echo(_message_line(message, "warning"), err=True)
-        for message in report.errors:
-            click.echo(_message_line(message, "error"), err=True)
-
-
-def _message_line(message: ToolMessage, level: str) -> str:
-    where = message.filename
-    if message.row:
-        where += f":{message.row}:{message.column}"
-    return f"{where}: {level}: {message.message}"
 
 
 def _exit_status(reports: list[FileReport], mode: str, exit_zero: bool, exit_non_zero_on_fix: bool) -> int:

@@ -8,6 +8,8 @@ from .catalogue import load_catalogue
 from .findings import Finding
 from .source import LineIndex
 
+MAX_SHOWN_LINES = 12
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
@@ -47,7 +49,8 @@ class Diagnostic:
     end_location: Location
     fix: DiagnosticFix | None
     source_line: str
-    anchor: str = ""
+    anchor: str = ""  # normalised directive (or source line) text, for baseline fingerprints
+    lines: tuple[str, ...] = ()  # source lines from `location.row` to the last row the finding or its fix touches
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +90,17 @@ def resolve(filename: str, findings: list[Finding], lines: LineIndex) -> list[Di
             )
             fix = DiagnosticFix(finding.fix.applicability, finding.fix.message, edits)
         rule = catalogue.get(finding.code)
+        end = Location(*lines.position(finding.end))
+        source = lines.line_text(start.row)
         diagnostics.append(Diagnostic(
-            finding.code, rule.name if rule else "", finding.message, filename, start,
-            Location(*lines.position(finding.end)), fix, lines.line_text(start.row), finding.anchor,
+            finding.code, rule.name if rule else "", finding.message, filename, start, end, fix, source,
+            finding.anchor or " ".join(source.split()), _shown_lines(lines, start, end, fix),
         ))
     return diagnostics
+
+
+def _shown_lines(lines: LineIndex, start: Location, end: Location, fix: DiagnosticFix | None) -> tuple[str, ...]:
+    """The source lines a formatter needs to show the finding and its fix (at most MAX_SHOWN_LINES)."""
+    last = max([end.row, *(edit.end_location.row for edit in (fix.edits if fix else ()))])
+    last = min(last, start.row + MAX_SHOWN_LINES - 1)
+    return tuple(lines.line_text(row) for row in range(start.row, last + 1))

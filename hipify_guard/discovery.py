@@ -1,10 +1,21 @@
-"""Find the source files to check under the given paths."""
+"""Find the source files to check under the given paths.
+
+Folders are walked in sorted order. The walk respects `.gitignore` files (from the git work tree
+root down, plus `.git/info/exclude`) and the exclusion patterns, skips symlinked folders and
+symlinked files that point outside the given root, and never leaves the given roots. Files named
+on the command line are always checked, unless `force_exclude` is set and they match `exclude`.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+from .diagnostics import ToolMessage
+from .paths import work_tree_root
 
 DEFAULT_EXTENSIONS = frozenset({
     "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tcc",
@@ -12,38 +23,135 @@ DEFAULT_EXTENSIONS = frozenset({
 })
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})
 
+Excluder = Callable[[str, bool], bool]  # (path as walked, is a folder) -> excluded?
 
-def discover(paths: Iterable[str], extensions: frozenset[str] = DEFAULT_EXTENSIONS) -> Iterator[tuple[str, str]]:
+
+class Exclusion:
+    """Exclusion patterns with `.gitignore` syntax, relative to `base` (a bare name matches anywhere)."""
+
+    def __init__(self, patterns: Iterable[str], base: str = ".") -> None:
+        self.patterns = tuple(patterns)
+        self.base = os.path.abspath(base)
+        self.spec = GitIgnoreSpec.from_lines(self.patterns)
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        """Whether `path` (relative to the current folder, or absolute) matches; paths outside `base` never do."""
+        relative = os.path.relpath(os.path.abspath(path), self.base)
+        if relative == os.curdir or relative.split(os.sep, 1)[0] == os.pardir:
+            return False
+        return bool(self.spec.check_file(Path(relative).as_posix() + ("/" if is_dir else "")).include)
+
+
+def discover(paths: Iterable[str], extensions: frozenset[str] = DEFAULT_EXTENSIONS, *,
+             exclude: Excluder | None = None, force_exclude: bool = False, respect_gitignore: bool = True,
+             notes: list[ToolMessage] | None = None) -> Iterator[tuple[str, str]]:
     """(shown name, path) of every file to check: given files as they are, folders walked.
 
-    Folders are walked in sorted order, without following symlinked folders or leaving the
-    given roots; only files with one of `extensions` are taken from them.
+    Only files with one of `extensions` are taken from folders. Folders that cannot be read are
+    reported in `notes` and skipped.
     """
+    excluded = exclude or (lambda path, is_dir: False)
     for given in paths:
-        if os.path.isdir(given):
-            yield from _walk(given, extensions)
+        is_dir = os.path.isdir(given)
+        if force_exclude and excluded(given, is_dir):
+            continue
+        if is_dir:
+            ignore = GitIgnore.above(given) if respect_gitignore else None
+            yield from _walk(given, extensions, excluded, ignore, notes if notes is not None else [])
         else:
             yield given, given
 
 
-def _walk(root: str, extensions: frozenset[str]) -> Iterator[tuple[str, str]]:
-    pending = [root]
+def _walk(root: str, extensions: frozenset[str], excluded: Excluder, ignore: GitIgnore | None,
+          notes: list[ToolMessage]) -> Iterator[tuple[str, str]]:
+    real_root = os.path.realpath(root)
+    pending: list[tuple[str, GitIgnore | None]] = [(root, ignore)]
     while pending:
-        folder = pending.pop()
+        folder, rules = pending.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-        except OSError:
+        except OSError as error:
+            notes.append(ToolMessage(folder, f"cannot read folder: {error.strerror or error}; skipped"))
             continue
+        rules = rules.entering(folder) if rules is not None else None
         subfolders = []
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.name not in _SKIPPED_FOLDERS:
-                    subfolders.append(entry.path)
-            elif _wanted(entry.name, extensions) and entry.is_file():
+                if entry.name not in _SKIPPED_FOLDERS and not _dropped(entry.path, True, excluded, rules):
+                    subfolders.append((entry.path, rules))
+            elif _wanted(entry, extensions, real_root) and not _dropped(entry.path, False, excluded, rules):
                 yield entry.path, entry.path
         pending.extend(reversed(subfolders))
 
 
-def _wanted(name: str, extensions: frozenset[str]) -> bool:
-    suffix = Path(name).suffix
-    return bool(suffix) and suffix[1:].lower() in extensions
+def _dropped(path: str, is_dir: bool, excluded: Excluder, rules: GitIgnore | None) -> bool:
+    return excluded(path, is_dir) or (rules is not None and rules.ignores(path, is_dir))
+
+
+def _wanted(entry: os.DirEntry[str], extensions: frozenset[str], real_root: str) -> bool:
+    """A regular file with a wanted extension; a symlink only when it points inside the root."""
+    suffix = Path(entry.name).suffix
+    if not suffix or suffix[1:].lower() not in extensions or not entry.is_file():
+        return False
+    if entry.is_symlink():
+        target = os.path.realpath(entry.path)
+        return os.path.commonpath([target, real_root]) == real_root
+    return True
+
+
+class GitIgnore:
+    """The `.gitignore` files that apply in one folder, from the outermost to the innermost."""
+
+    def __init__(self, specs: tuple[tuple[str, GitIgnoreSpec], ...], read: frozenset[str]) -> None:
+        self.specs = specs
+        self.read = read  # folders whose .gitignore is already among `specs` (or absent)
+
+    @classmethod
+    def above(cls, root: str) -> GitIgnore:
+        """The rules for walking `root`: those of its ancestors up to the work tree root.
+
+        When those rules ignore `root` itself, it was named on purpose: only the
+        `.gitignore` files inside it apply.
+        """
+        absolute = os.path.abspath(root)
+        top = work_tree_root(absolute) or absolute
+        chain = [Path(top) / parent for parent in reversed(Path(absolute).relative_to(top).parents)]
+        rules = cls(_exclude_file(top), frozenset())
+        for folder in chain:
+            rules = rules.entering(str(folder))
+        if absolute != top and rules.ignores(absolute, True):
+            return cls((), frozenset())
+        return rules
+
+    def entering(self, folder: str) -> GitIgnore:
+        """The rules inside `folder`: these plus its own `.gitignore`, if any."""
+        absolute = os.path.abspath(folder)
+        if absolute in self.read:
+            return self
+        lines = _read_lines(os.path.join(absolute, ".gitignore"))
+        specs = self.specs + ((absolute, GitIgnoreSpec.from_lines(lines)),) if lines else self.specs
+        return GitIgnore(specs, self.read | {absolute})
+
+    def ignores(self, path: str, is_dir: bool) -> bool:
+        """The last decision of the innermost file with a matching pattern."""
+        absolute = os.path.abspath(path)
+        decision = None
+        for folder, spec in self.specs:
+            relative = Path(os.path.relpath(absolute, folder)).as_posix() + ("/" if is_dir else "")
+            include = spec.check_file(relative).include
+            if include is not None:
+                decision = include
+        return bool(decision)
+
+
+def _exclude_file(top: str) -> tuple[tuple[str, GitIgnoreSpec], ...]:
+    lines = _read_lines(os.path.join(top, ".git", "info", "exclude"))
+    return ((top, GitIgnoreSpec.from_lines(lines)),) if lines else ()
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as stream:
+            return stream.read().splitlines()
+    except OSError:
+        return []

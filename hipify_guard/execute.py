@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .diagnostics import FileReport
 from .runner import Job, run
 
 
-def execute(jobs: Iterable[Job]) -> list[FileReport]:
-    """Process every job; reports come back in job order."""
-    return [run(job) for job in jobs]
+def execute(jobs: Iterable[Job], on_done: Callable[[FileReport], None] | None = None) -> list[FileReport]:
+    """Process every job; reports come back in job order. `on_done` sees each report as it finishes."""
+    reports = []
+    for job in jobs:
+        reports.append(run(job))
+        if on_done is not None:
+            on_done(reports[-1])
+    return reports

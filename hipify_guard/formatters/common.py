@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+import click
 
 from ..diagnostics import Diagnostic, FileReport
 from ..findings import SAFE, UNSAFE
@@ -17,6 +20,7 @@ class RenderOptions:
     show_fixes: bool = False
     fixing: bool = False
     color: bool = False
+    summary: bool = True  # the closing line (`-q` turns it off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +73,18 @@ def summary_line(reports: list[FileReport], options: RenderOptions) -> str:
     elif hidden:
         parts.append(f"{hidden} fixable with --unsafe-fixes.")
     return "\n".join(parts)
+
+
+def paint(text: str, options: RenderOptions, **style: Any) -> str:
+    """`text` with ANSI styling (click.style keywords) when colour is on."""
+    return click.style(text, **style) if options.color else text
+
+
+def fixed_listing(reports: list[FileReport]) -> list[str]:
+    """`--show-fixes` after fixing: `Fixed N errors:` and one `- path: K` line per fixed file."""
+    fixed = [report for report in reports if report.fixed]
+    if not fixed:
+        return []
+    count = sum(report.fixed for report in fixed)
+    noun = "error" if count == 1 else "errors"
+    return [f"Fixed {count} {noun}:", *(f"- {report.filename}: {report.fixed} fixed" for report in fixed)]

@@ -1,0 +1,61 @@
+"""What `check` reads: paths (with `@argfile`s) walked by discovery, or standard input."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .argfiles import expand_argfiles
+from .diagnostics import FileReport, ToolMessage
+from .discovery import Exclusion, discover
+from .execute import execute
+from .progress import progress
+from .runner import Job
+from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
+
+
+def split_patterns(values: Iterable[str]) -> tuple[str, ...]:
+    """Exclusion patterns from repeated, comma-separated option values."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+@dataclass
+class Inputs:
+    """The command line's paths or standard input, and how to filter them."""
+
+    paths: list[str]
+    stdin_filename: str | None = None
+    exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    notes: list[ToolMessage] = field(default_factory=list)
+
+    @classmethod
+    def from_command_line(cls, paths: Sequence[str], stdin_filename: str | None, exclude: Iterable[str],
+                          force_exclude: bool) -> Inputs:
+        """Expand `@argfile`s (raises ArgfileError) and collect the exclusion patterns."""
+        return cls(expand_argfiles(paths), stdin_filename, split_patterns(exclude), force_exclude)
+
+    @property
+    def stdin(self) -> bool:
+        """Whether the code comes from standard input."""
+        return reads_stdin(self.paths, self.stdin_filename)
+
+    def targets(self) -> list[tuple[str, str]]:
+        """(shown name, path to read) of every file to check; `("NAME", "-")` for standard input."""
+        excluder = Exclusion(self.exclude, os.curdir) if self.exclude else None
+        if self.stdin:
+            name = self.stdin_filename or STDIN
+            skip = self.force_exclude and excluder is not None and excluder(name, False)
+            return [] if skip else [(name, STDIN)]
+        return list(discover(self.paths or (".",), exclude=excluder, force_exclude=self.force_exclude,
+                             notes=self.notes))
+
+    def run(self, jobs: list[Job], show_progress: bool) -> tuple[list[FileReport], bytes | None]:
+        """The reports (discovery notes first), and the new bytes of standard input (None for files)."""
+        found = [FileReport(note.filename, notes=[note]) for note in self.notes]
+        if self.stdin:
+            reports, data = run_stdin(jobs, read_stdin())
+            return found + reports, data
+        with progress(len(jobs), enabled=show_progress) as bar:
+            return found + execute(jobs, bar.advance), None

@@ -1,0 +1,51 @@
+"""Repository-relative paths, shared by SARIF, GitLab reports and baseline fingerprints.
+
+The root is the git work tree that contains the current directory (the nearest folder upwards
+with a `.git` folder or file), or the current directory when there is none. A file outside the
+root keeps its absolute path.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import quote
+
+
+@lru_cache(maxsize=8)
+def work_tree_root(start: str) -> str | None:
+    """The git work tree root that contains `start` (an absolute folder), or None."""
+    folder = Path(start)
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    return None
+
+
+def project_root() -> str:
+    """The root that repo-relative paths are relative to (see the module docstring)."""
+    here = os.getcwd()
+    return work_tree_root(here) or here
+
+
+def repo_relative(filename: str) -> str:
+    """`filename` (relative to the current directory, or absolute) relative to the root, with `/`."""
+    absolute = os.path.abspath(filename)
+    root = project_root()
+    relative = os.path.relpath(absolute, root)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return Path(absolute).as_posix()
+    return Path(relative).as_posix()
+
+
+def artifact_uri(filename: str) -> str:
+    """A URI for SARIF: repo-relative and percent-encoded, or `file://` for files outside the root."""
+    path = repo_relative(filename)
+    encoded = quote(path, safe="/")
+    return f"file://{encoded}" if path.startswith("/") else encoded
+
+
+def root_uri() -> str:
+    """The root as a `file://` URI that ends in `/` (SARIF's `originalUriBaseIds`)."""
+    return "file://" + quote(Path(project_root()).as_posix().rstrip("/") + "/", safe="/")

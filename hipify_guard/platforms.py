@@ -104,15 +104,38 @@ class MacroSet:
     rocm_version_macro: str = "ROCM_VERSION"
 
 
-def builtin_models(macros: MacroSet) -> dict[str, Platform]:
-    """The ROCm models `hip` and `torch-hipify` for a macro set."""
-    common: dict[str, int | str | None] = {
+@dataclass(frozen=True, slots=True)
+class UserModel:
+    """A ROCm model from the configuration: macro definitions on top of what every ROCm model has.
+
+    Each definition is a value, EMPTY (defined with no value) or UNDEFINED; the CUDA version
+    macros it does not mention are undefined, as in native HIP.
+    """
+
+    name: str
+    title: str
+    definitions: tuple[tuple[str, int | str | None], ...]
+
+    def platform(self, macros: MacroSet) -> Platform:
+        """The model as a Platform for a macro set."""
+        cuda_undefined = {name: UNDEFINED for name in macros.cuda_version_macros}
+        return Platform(self.name, self.title, True, {**cuda_undefined, **_rocm_common(macros), **dict(self.definitions)})
+
+
+def _rocm_common(macros: MacroSet) -> dict[str, int | str | None]:
+    """What every ROCm model fixes (spec §3)."""
+    return {
         macros.rocm_macro: 1,
         "__HIP_PLATFORM_AMD__": EMPTY,
         "__HIP_PLATFORM_NVIDIA__": UNDEFINED,
         "__HIP_PLATFORM_NVCC__": UNDEFINED,
         "__CUDACC__": UNDEFINED,
     }
+
+
+def builtin_models(macros: MacroSet) -> dict[str, Platform]:
+    """The ROCm models `hip` and `torch-hipify` for a macro set."""
+    common = _rocm_common(macros)
     cuda_undefined = {name: UNDEFINED for name in macros.cuda_version_macros}
     hip = Platform("hip", "native HIP", True, {**cuda_undefined, **common})
     torch_fixed = {name: UNDEFINED for name in macros.cuda_version_macros if name != "CUDA_VERSION"}

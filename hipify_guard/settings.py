@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .platforms import MacroSet, Platform, builtin_models, cuda_platform
+from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -61,11 +61,16 @@ class Settings:
     macros: MacroSet = field(default_factory=MacroSet)
     model_names: tuple[str, ...] = ("hip", "torch-hipify")
     policy: Policy = field(default_factory=Policy)
+    user_models: tuple[UserModel, ...] = ()  # from the configuration; named in model_names to apply
+    min_rocm: tuple[int, int, int] | None = None  # the oldest ROCm the project supports
+    # Names #defined somewhere in the checked files that are near misses of a known macro (HG107).
+    project_defines: frozenset[str] = frozenset()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:
         """The ROCm models this check reasons over."""
         models = builtin_models(self.macros)
+        models.update((model.name, model.platform(self.macros)) for model in self.user_models)
         return tuple(models[name] for name in self.model_names)
 
     @cached_property

@@ -46,3 +46,4 @@ def cuda_version_macros(settings: Settings) -> Iterable[str]:
 
 
 from . import guard_outcome, platform_macros, structure  # noqa: E402,F401  (registers the rules)
+from . import misspelled_macro, version_interchange, version_scale  # noqa: E402,F401

@@ -1,0 +1,67 @@
+"""HG107: a condition names a near miss of a version or platform macro that nothing defines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..analysis import FileAnalysis
+from ..comparisons import comparisons
+from ..defines import defined_names
+from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
+from ..nodes import Defined, Identifier, Node, walk
+from ..scales import scales
+from ..settings import Settings
+from ..spelling import NearMiss, known_macros, near_miss
+from . import check
+
+# The leading words of the known macros: a misspelling rarely loses all of them.
+LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")
+
+
+def settings_known(settings: Settings) -> frozenset[str]:
+    """The known macros for a configuration, with the macros its user ROCm models define."""
+    extra = (name for model in settings.user_models for name, _ in model.definitions)
+    return known_macros(settings.macros, extra)
+
+
+@check("HG107", lambda settings: LEAD_WORDS)
+def misspelled_version_macro(file: FileAnalysis) -> Iterator[Finding]:
+    """`__CUDA__ARCH__`, `CUDART_RUNTIME >= 12000`, `HIP_VERSON`: always 0 / undefined."""
+    known = settings_known(file.settings)
+    misses: dict[str, NearMiss | None] = {}
+    local: set[str] | None = None
+    for arm in file.arms:
+        condition = file.condition(arm).term
+        if condition is None or not file.reachable_anywhere(arm):
+            continue
+        for node in walk(condition.node):
+            if not isinstance(node, (Identifier, Defined)):
+                continue
+            if node.name not in misses:
+                misses[node.name] = near_miss(node.name, known)
+            miss = misses[node.name]
+            if miss is None or node.name in file.settings.project_defines:
+                continue
+            local = defined_names(file.data, file.scan.directives) if local is None else local
+            if node.name not in local and (not miss.by_word or _used_like(condition.node, node, miss, file)):
+                yield _finding(file, node, miss)
+
+
+def _used_like(root: Node, node: Node, miss: NearMiss, file: FileAnalysis) -> bool:
+    """A word-level near miss counts when it is compared with a version on the intended scale."""
+    scale = scales(file.settings.macros.rocm_version_macro).get(miss.intended)
+    if scale is None:
+        return False
+    return any(item.macro is node and item.constant.value and scale.plausible(item.constant.value)
+               for item in comparisons(root))
+
+
+def _finding(file: FileAnalysis, node: Identifier | Defined, miss: NearMiss) -> Finding:
+    start = file.data.index(node.name.encode(), node.span[0], node.span[1])
+    end = start + len(node.name)
+    how = f"is compared like `{miss.intended}` but " if miss.by_word else ""
+    message = (f"`{node.name}` {how}is defined nowhere in the checked files, so `#if` reads it as 0 "
+               f"and `defined` as false: did you mean `{miss.intended}`?")
+    fix = Fix(DISPLAY_ONLY, f"Rename to `{miss.intended}` (changes which branch is compiled)",
+              (Edit(start, end, miss.intended.encode()),))
+    return Finding("HG107", message, start, end, fix)

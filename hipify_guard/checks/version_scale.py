@@ -1,0 +1,57 @@
+"""HG104: a version macro compared with a constant that no real version has on its scale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..analysis import FileAnalysis
+from ..comparisons import Comparison, comparisons, holds
+from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
+from ..scales import OLD_HIP, Reading, Scale, reading, scales
+from ..settings import Settings
+from . import check
+
+
+def _scaled_macros(settings: Settings) -> list[str]:
+    return list(scales(settings.macros.rocm_version_macro))
+
+
+@check("HG104", _scaled_macros)
+def version_scale_mismatch(file: FileAnalysis) -> Iterator[Finding]:
+    """`HIP_VERSION >= 403`, `CUDA_VERSION >= 12`, `ROCM_VERSION >= 50200000`, ..."""
+    table = scales(file.settings.macros.rocm_version_macro)
+    for arm in file.arms:
+        condition = file.condition(arm).term
+        if condition is None or not condition.names & table.keys() or not file.reachable_anywhere(arm):
+            continue
+        for item in comparisons(condition.node):
+            scale = table.get(item.macro.name)
+            if scale is not None and not scale.plausible(item.constant.value):
+                yield _finding(file, item, scale)
+
+
+def _finding(file: FileAnalysis, item: Comparison, scale: Scale) -> Finding:
+    start, end = item.node.span
+    shown = " ".join(file.text(start, end).split())
+    value = item.constant.value
+    guess = reading(scale, value)
+    encoding = scale.encoding
+    always = "true" if holds(encoding.encode(scale.example), item.op, value) else "false"
+    message = (f"`{shown}`: {value} is not on {scale.macro}'s scale ({encoding.formula}: "
+               f"{encoding.example(scale.example)}){_explain(scale, guess)}; so it is always {always}")
+    fix = None
+    if guess is not None and guess.suggestion is not None:
+        meant = f"{guess.suggestion} ({encoding.describe(guess.version)})"
+        message += f": did you mean {meant}?"
+        span = item.constant.span
+        fix = Fix(DISPLAY_ONLY, f"Compare with {meant}", (Edit(span[0], span[1], str(guess.suggestion).encode()),))
+    return Finding("HG104", message, start, end, fix)
+
+
+def _explain(scale: Scale, guess: Reading | None) -> str:
+    if guess is None:
+        return ""
+    meant = guess.encoding.describe(guess.version)
+    if guess.encoding is OLD_HIP and scale.macro == "HIP_VERSION":
+        return f" but is {meant} in HIP_VERSION's encoding before ROCm 4.3 (major*100 + minor)"
+    return f" but is {meant} on {guess.encoding.scale}"

@@ -1,0 +1,110 @@
+"""Near misses of the version and platform macro names (for HG107).
+
+A name is a near miss of a known macro when it is one edit away (two for long names; an edit
+is an insertion, deletion, substitution or swap of adjacent characters) and keeps the known
+name's leading word (`CUDA` in `CUDA_VERSION`), or when it has the known name's words with one
+word replaced (`CUDART_RUNTIME` for `CUDART_VERSION`); the caller decides whether such a
+word-level near miss is used like the known macro. Real, unrelated macros that happen to be
+near (`CUDNN_VERSION`, `__CUDACC_RTC__`) are never near misses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .platforms import CUDA_ARCH_MACROS, MacroSet
+
+PLATFORM_MACROS = frozenset({
+    "__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVIDIA__",
+    "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVCC__", "__HIPCC__", "__HIP__", "__HIP_DEVICE_COMPILE__",
+    "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH",
+})
+# Real macros of CUDA, HIP and their libraries that are within reach of a known name.
+LEGITIMATE = frozenset({
+    "CUDNN_VERSION", "CUB_VERSION", "NCCL_VERSION", "RCCL_VERSION", "CUDA_VERSION_MAJOR",
+    "__CUDACC_RTC__", "__CUDACC_RDC__", "__CUDACC_EWP__", "__CUDACC_DEBUG__", "__CUDACC_VER__",
+    "__CUDACC_EXTENDED_LAMBDA__", "__CUDA__", "__CUDA_ARCH_LIST__", "__CUDA_ARCH_FEAT_SM90_ALL",
+    "__HIPCC_RTC__", "__HIP_CPU_RT__", "__HIP_ROCclr__", "__HIP_NO_HALF_CONVERSIONS__",
+    "HIP_VERSION_GITHASH", "HIP_VERSION_BUILD_ID", "HIP_VERSION_BUILD_NAME",
+    "USE_CUDA", "USE_HIP", "__HIP_PLATFORM_SPIRV__",
+})
+MAX_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A name that is probably a misspelling of `intended`."""
+
+    name: str
+    intended: str
+    by_word: bool  # one whole word differs (needs corroboration by the caller)
+
+
+def known_macros(macros: MacroSet, extra: Iterable[str] = ()) -> frozenset[str]:
+    """Every macro name HG107 compares with: the configured sets, platform macros and `extra`."""
+    return frozenset({
+        *macros.cuda_version_macros, *macros.rocm_macros, macros.rocm_macro, macros.rocm_version_macro,
+        *CUDA_ARCH_MACROS, *PLATFORM_MACROS, *extra,
+    })
+
+
+def near_miss(name: str, known: frozenset[str]) -> NearMiss | None:
+    """The known macro `name` is a near miss of, if any (the closest; ties by name)."""
+    if name in known or name in LEGITIMATE:
+        return None
+    best: tuple[int, str] | None = None
+    for intended in known:
+        limit = 1 if len(intended.strip("_")) < 10 else 2
+        if not _same_lead(name, intended):
+            continue
+        distance = edit_distance(name, intended, limit)
+        if distance <= limit and (best is None or (distance, intended) < best):
+            best = (distance, intended)
+    if best is not None:
+        return NearMiss(name, best[1], by_word=False)
+    word = next((k for k in sorted(known) if _one_word_replaced(name, k)), None)
+    return NearMiss(name, word, by_word=True) if word else None
+
+
+def _words(name: str) -> list[str]:
+    return [word for word in name.split("_") if word]
+
+
+def _same_lead(name: str, intended: str) -> bool:
+    """The leading words are equal, or one edit apart when four letters or longer.
+
+    `CUDE_VERSION` keeps `CUDA`'s lead, `CUDNN_VERSION` and `ZIP_VERSION` do not.
+    """
+    a, b = _words(name), _words(intended)
+    if not a or not b:
+        return False
+    return a[0] == b[0] or (min(len(a[0]), len(b[0])) >= 4 and edit_distance(a[0], b[0], 1) <= 1)
+
+
+def _one_word_replaced(name: str, intended: str) -> bool:
+    """Same leading word, same number of words, exactly one later word different."""
+    a, b = _words(name), _words(intended)
+    if len(a) != len(b) or len(a) < 2 or len(a) > MAX_WORDS or a[0] != b[0]:
+        return False
+    return sum(x != y for x, y in zip(a, b)) == 1
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance of `a` and `b`, or `limit + 1` when it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, other in enumerate(b, start=1):
+            cost = char != other
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return min(previous[-1], limit + 1)

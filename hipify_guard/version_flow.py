@@ -1,0 +1,191 @@
+"""Where a version read from a version getter reaches a CUDA-scale comparison (HG201's analysis).
+
+Flow-insensitive, within one file: a getter's pointer argument `&v` marks the variable (or
+member) `v`; a variable initialised or assigned from a marked value is marked; a function that
+returns a marked value makes its calls marked values. A *use* is a comparison of a marked value
+with a non-zero integer constant, or `/` or `%` of a marked value by 10, 100, 1000 or 10000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .clang_front import STUB_NAME, VERSION_GETTERS, Node, Parsed
+
+# CXCursorKind values (stable in libclang's C API).
+VAR_DECL, FIELD_DECL, FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE = 9, 6, 8, 21, 30
+UNEXPOSED_EXPR, DECL_REF_EXPR, MEMBER_REF_EXPR, CALL_EXPR = 100, 101, 102, 103
+PAREN_EXPR, UNARY_OPERATOR, BINARY_OPERATOR, INIT_LIST_EXPR = 111, 112, 114, 119
+CASTS = frozenset({117, 124, 126, 127, 128})  # C-style, static, reinterpret, const, functional
+RETURN_STMT = 214
+FUNCTIONS = frozenset({FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE})
+COMPARISONS = frozenset({b"<", b">", b"<=", b">=", b"==", b"!="})
+SCALE_DIVISORS = frozenset({10, 100, 1000, 10000})
+HIP_SCALE = 10_000_000  # HIP 1.0 on HIP_VERSION's scale: larger constants are deliberate ROCm numbers
+_GETTER_NAMES = frozenset(name.encode() for name in VERSION_GETTERS)
+RUNTIME_GETTERS = frozenset({
+    "cudaRuntimeGetVersion", "cudaDriverGetVersion", "cuDriverGetVersion",
+    "hipRuntimeGetVersion", "hipDriverGetVersion",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class VersionUse:
+    """A marked value compared with a constant, or split with CUDA-scale arithmetic."""
+
+    start: int
+    end: int
+    getter: str  # the version API the value comes from
+    operator: str  # the comparison or arithmetic operator
+    constant: int
+
+
+@dataclass(slots=True)
+class _Facts:
+    """What one walk of the tree collects."""
+
+    calls: list[Node]
+    initialised: list[tuple[Node, Node]]  # (variable, initialiser)
+    assigned: list[tuple[Node, Node]]  # (left side, right side) of `=`
+    returned: list[tuple[Node, Node]]  # (function, returned expression)
+    binaries: list[tuple[Node, bytes]]  # (binary operator, its operator token)
+
+
+def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
+    """Every use of a getter's value in a comparison with a constant or CUDA-scale arithmetic."""
+    facts = _collect(parsed)
+    marked = _sources(parsed, facts.calls)
+    if not marked:
+        return
+    _propagate(parsed, facts, marked)
+    for node, operator in facts.binaries:
+        use = _use(parsed, node, operator, marked)
+        if use is not None:
+            yield use
+
+
+def _collect(parsed: Parsed) -> _Facts:
+    facts = _Facts([], [], [], [], [])
+    stack: list[tuple[Node, Node | None]] = [(root, None) for root in reversed(parsed.tree())]
+    while stack:
+        node, function = stack.pop()
+        kind = node.kind
+        if kind in FUNCTIONS:
+            function = node
+        elif kind == CALL_EXPR:
+            facts.calls.append(node)
+        elif kind in (VAR_DECL, FIELD_DECL) and node.children:
+            facts.initialised.append((node, node.children[-1]))
+        elif kind == RETURN_STMT and node.children and function is not None:
+            facts.returned.append((function, node.children[0]))
+        elif kind == BINARY_OPERATOR and len(node.children) == 2:
+            operator = parsed.token_after(node.children[0].end)
+            if operator == b"=":
+                facts.assigned.append((node.children[0], node.children[1]))
+            else:
+                facts.binaries.append((node, operator))
+        stack.extend((child, function) for child in reversed(node.children))
+    return facts
+
+
+def _sources(parsed: Parsed, calls: list[Node]) -> dict[int, str]:
+    """Declarations whose address is passed to a version getter -> the getter's name."""
+    marked: dict[int, str] = {}
+    for call in calls:
+        getter = _getter(parsed, call)
+        if getter is None:
+            continue
+        for argument in call.children[1:]:
+            argument = _strip(argument)
+            if argument.kind == UNARY_OPERATOR and parsed.token_after(argument.start) == b"&" and argument.children:
+                target = _declaration(parsed, _strip(argument.children[0]))
+                if target is not None:
+                    marked.setdefault(target, getter)
+    return marked
+
+
+def _getter(parsed: Parsed, call: Node) -> str | None:
+    """The version API a call calls, or None.
+
+    The stub header's declaration when the call resolved to it (also through a renaming macro);
+    otherwise the callee's own name, for a call that stayed unresolved because an argument's
+    type comes from a missing header.
+    """
+    callee = call.cursor.referenced
+    if callee is not None and callee.location.file is not None and callee.location.file.name == STUB_NAME:
+        return callee.spelling  # the stub's own ASCII name
+    if not call.children or _strip(call.children[0]).kind != DECL_REF_EXPR:
+        return None
+    name = parsed.text(call.children[0].start, call.children[0].end).removeprefix(b"::")
+    return name.decode("ascii") if name in _GETTER_NAMES else None
+
+
+def _propagate(parsed: Parsed, facts: _Facts, marked: dict[int, str]) -> None:
+    """Mark variables and functions that take a marked value, until nothing changes."""
+    edges = [(_own_declaration(parsed, variable), value) for variable, value in facts.initialised]
+    edges += [(_declaration(parsed, _strip(left)), value) for left, value in facts.assigned]
+    edges += [(_own_declaration(parsed, function), value) for function, value in facts.returned]
+    edges = [(target, value) for target, value in edges if target is not None]
+    changed = True
+    while changed:
+        changed = False
+        for target, value in edges:
+            getter = _marked(parsed, value, marked)
+            if getter is not None and target not in marked:
+                marked[target] = getter
+                changed = True
+
+
+def _use(parsed: Parsed, node: Node, operator: bytes, marked: dict[int, str]) -> VersionUse | None:
+    left, right = node.children
+    text = operator.decode("ascii", "replace")
+    if operator in COMPARISONS:
+        for value, other in ((left, right), (right, left)):
+            getter = _marked(parsed, value, marked)
+            if getter is None:
+                continue
+            constant = parsed.integer(other)
+            if constant and not (getter in RUNTIME_GETTERS and abs(constant) >= HIP_SCALE):
+                return VersionUse(node.start, node.end, getter, text, constant)
+    elif operator in (b"/", b"%"):
+        getter = _marked(parsed, left, marked)
+        constant = parsed.integer(right) if getter is not None else None
+        if constant in SCALE_DIVISORS:
+            return VersionUse(node.start, node.end, getter, text, constant)
+    return None
+
+
+def _marked(parsed: Parsed, node: Node, marked: dict[int, str]) -> str | None:
+    """The getter a value comes from: a marked variable or member, or a call of a marked function."""
+    node = _strip(node)
+    if node.kind in (DECL_REF_EXPR, MEMBER_REF_EXPR, CALL_EXPR):
+        return marked.get(_declaration(parsed, node))
+    return None
+
+
+def _strip(node: Node) -> Node:
+    """Look through parentheses, casts, implicit conversions and one-element braces."""
+    while node.children and (
+        node.kind in (UNEXPOSED_EXPR, PAREN_EXPR) or node.kind in CASTS
+        or (node.kind == INIT_LIST_EXPR and len(node.children) == 1)
+    ):
+        node = node.children[-1]
+    return node
+
+
+def _declaration(parsed: Parsed, node: Node) -> int | None:
+    """Offset of the first declaration of what a reference or call names, if in this file."""
+    if node.kind not in (DECL_REF_EXPR, MEMBER_REF_EXPR, CALL_EXPR):
+        return None
+    target = node.cursor.referenced
+    return None if target is None else _located(parsed, target.canonical)
+
+
+def _own_declaration(parsed: Parsed, node: Node) -> int | None:
+    return _located(parsed, node.cursor.canonical)
+
+
+def _located(parsed: Parsed, cursor: object) -> int | None:
+    offset = parsed.offset(cursor.location)
+    return offset if offset >= 0 else None

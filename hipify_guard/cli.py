@@ -67,12 +67,16 @@ def cli() -> None:
               help="Report only findings that are not in this baseline file.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False),
               help="Record every current finding in this baseline file and exit 0.")
+@click.option("-j", "--jobs", "jobs_count", type=click.IntRange(min=0), default=0,
+              help="Processes to use (default 0: one per core; small runs use one).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (see `clean`).")
 def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff: bool,
                   exit_non_zero_on_fix: bool, exit_zero: bool, policy: str, select: str | None,
                   ignore: str | None, extend_select: str | None, output_format: str, show_fixes: bool,
                   output_file: str | None, statistics: bool, color: str, quiet: bool, silent: bool,
                   stdin_filename: str | None, exclude: tuple[str, ...], extend_exclude: tuple[str, ...],
-                  force_exclude: bool, baseline_file: str | None, write_baseline_file: str | None) -> None:
+                  force_exclude: bool, baseline_file: str | None, write_baseline_file: str | None,
+                  jobs_count: int, no_cache: bool) -> None:
     """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
     try:
         settings = Settings(policy=Policy.parse(policy))
@@ -89,7 +93,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     except (ArgfileError, BaselineError) as error:
         raise UsageError(str(error)) from None
     jobs = [Job(name, path, settings, codes, mode, unsafe_fixes) for name, path in inputs.targets()]
-    reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent))
+    cache = None if no_cache or mode != CHECK else open_cache()
+    reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
     if write_baseline_file:
         sys.exit(_write_baseline(write_baseline_file, reports, output))
     if known is not None:
@@ -103,6 +108,26 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
             write_stdout(stdin_result)
         emit_report(reports, options, output, to_stderr=stdin_result is not None and mode == FIX)
     sys.exit(_exit_status(reports, mode, exit_zero, exit_non_zero_on_fix))
+
+
+@cli.command("clean")
+def clean_command() -> None:
+    """Delete the results cache (`$HIPIFY_GUARD_CACHE_DIR`, or .hipify-guard-cache in the project root)."""
+    from .cache import cache_folder, clean
+
+    folder = cache_folder()
+    try:
+        removed = clean(folder)
+    except OSError as error:
+        raise UsageError(f"cannot remove {folder}: {error.strerror or error}") from None
+    click.echo(f"Removed {folder}" if removed else f"No cache at {folder}")
+
+
+def open_cache():
+    """The results cache of the project (unusable folders only cost speed: see `Cache.save`)."""
+    from .cache import Cache, cache_folder
+
+    return Cache(cache_folder())
 
 
 def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions) -> int:

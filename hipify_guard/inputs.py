@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .argfiles import expand_argfiles
+from .cache import Cache
 from .diagnostics import FileReport, ToolMessage
 from .discovery import Exclusion, discover
 from .execute import execute
@@ -51,11 +52,14 @@ class Inputs:
         return list(discover(self.paths or (".",), exclude=excluder, force_exclude=self.force_exclude,
                              notes=self.notes))
 
-    def run(self, jobs: list[Job], show_progress: bool) -> tuple[list[FileReport], bytes | None]:
-        """The reports (discovery notes first), and the new bytes of standard input (None for files)."""
+    def run(self, jobs: list[Job], show_progress: bool, workers: int = 0,
+            cache: Cache | None = None) -> tuple[list[FileReport], bytes | None]:
+        """The reports (discovery notes first), and the new bytes of standard input (None for files).
+
+        `workers` and `cache` are passed to `execute`."""
         found = [FileReport(note.filename, notes=[note]) for note in self.notes]
         if self.stdin:
             reports, data = run_stdin(jobs, read_stdin())
             return found + reports, data
         with progress(len(jobs), enabled=show_progress) as bar:
-            return found + execute(jobs, bar.advance), None
+            return found + execute(jobs, bar.advance, workers, cache), None

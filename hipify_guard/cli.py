@@ -10,15 +10,14 @@ import click
 from . import __version__
 from .argfiles import ArgfileError
 from .baseline import BaselineError, only_new, read_baseline, write_baseline
+from .config import ConfigError
 from .diagnostics import FileReport
-from .engine import active_codes
 from .formatters import FORMATTERS, RenderOptions
 from .inputs import Inputs
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
-from .runner import CHECK, DIFF, FIX, Job
+from .project import Project, command_line_overrides
+from .runner import CHECK, DIFF, FIX
 from .standard_input import write_stdout
-from .selection import Selection, validate
-from .settings import Policy, Settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -27,10 +26,6 @@ class UsageError(click.ClickException):
     """A bad option value or configuration: exit status 2 (click's plain exception exits 1)."""
 
     exit_code = EXIT_ERROR
-
-
-def _codes(value: str | None) -> tuple[str, ...]:
-    return tuple(part.strip() for part in (value or "").split(",") if part.strip())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,11 +41,16 @@ def cli() -> None:
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a diff; write nothing.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when something was fixed.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
-@click.option("--policy", default="preserve", show_default=True,
-              help="preserve | exclude | include | rocm-min=X.Y[.Z]: how fixes decide ROCm's branch.")
+@click.option("--policy", help="preserve | exclude | include | rocm-min=X.Y[.Z] | auto: how fixes decide "
+                                "ROCm's branch.  [default: preserve]")
 @click.option("--select", help="Comma-separated codes or prefixes to enable (ALL for every rule).")
 @click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
 @click.option("--extend-select", help="Codes or prefixes to enable on top of --select.")
+@click.option("--per-file-ignores", multiple=True, metavar="GLOB:CODES",
+              help="Ignore codes (comma-separated) in files matching GLOB (.gitignore syntax); repeatable.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Use this configuration file for every path (no search for the closest one).")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="concise", show_default=True)
 @click.option("--show-fixes", is_flag=True, help="Show the fix of each finding (and, with --fix, what was fixed).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to this file.")
@@ -76,23 +76,24 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
                   output_file: str | None, statistics: bool, color: str, quiet: bool, silent: bool,
                   stdin_filename: str | None, exclude: tuple[str, ...], extend_exclude: tuple[str, ...],
                   force_exclude: bool, baseline_file: str | None, write_baseline_file: str | None,
-                  jobs_count: int, no_cache: bool) -> None:
+                  jobs_count: int, no_cache: bool, per_file_ignores: tuple[str, ...],
+                  config_file: str | None, isolated: bool) -> None:
     """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
-    try:
-        settings = Settings(policy=Policy.parse(policy))
-    except ValueError as error:
-        raise UsageError(f"--policy: {error}") from None
-    selection = Selection(_codes(select) or ("ALL",), _codes(ignore), _codes(extend_select))
-    _validate_selection(selection)
+    project = _project(config_file, isolated, policy=policy, select=select, ignore=ignore,
+                       extend_select=extend_select, per_file_ignores=per_file_ignores,
+                       exclude=exclude, extend_exclude=extend_exclude)
     mode = DIFF if show_diff else FIX if fix else CHECK
-    codes = tuple(active_codes(selection))
     output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
     try:
         inputs = Inputs.from_command_line(paths, stdin_filename, exclude + extend_exclude, force_exclude)
         known = read_baseline(baseline_file) if baseline_file else None
     except (ArgfileError, BaselineError) as error:
         raise UsageError(str(error)) from None
-    jobs = [Job(name, path, settings, codes, mode, unsafe_fixes) for name, path in inputs.targets()]
+    inputs.excluder, inputs.extensions = project.excluded, project.extensions(inputs.paths)
+    try:
+        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
     cache = None if no_cache or mode != CHECK else open_cache()
     reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
     if write_baseline_file:
@@ -141,12 +142,16 @@ def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions)
     return EXIT_ERROR if any(report.errors for report in reports) else EXIT_CLEAN
 
 
-def _validate_selection(selection: Selection) -> None:
+def _project(config_file: str | None, isolated: bool, **options: object) -> Project:
+    """The configuration of every checked path, with the command line's options on top."""
     from .checks import CHECKS
 
-    unknown = validate((*selection.select, *selection.ignore, *selection.extend_select), CHECKS)
-    if unknown:
-        raise UsageError(f"unknown rule code or prefix: {', '.join(unknown)}")
+    if config_file and isolated:
+        raise UsageError("--config and --isolated cannot be used together")
+    try:
+        return Project(CHECKS, command_line_overrides(**options), config_file, isolated)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
 
 
 def _exit_status(reports: list[FileReport], mode: str, exit_zero: bool, exit_non_zero_on_fix: bool) -> int:

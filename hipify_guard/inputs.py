@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from .argfiles import expand_argfiles
 from .cache import Cache
 from .diagnostics import FileReport, ToolMessage
-from .discovery import Exclusion, discover
+from .discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, discover
 from .execute import execute
 from .progress import progress
 from .runner import Job
@@ -30,6 +30,8 @@ class Inputs:
     exclude: tuple[str, ...] = ()
     force_exclude: bool = False
     notes: list[ToolMessage] = field(default_factory=list)
+    excluder: Excluder | None = None  # replaces `exclude` when set (the configuration's patterns)
+    extensions: frozenset[str] = DEFAULT_EXTENSIONS  # of the files taken from walked folders
 
     @classmethod
     def from_command_line(cls, paths: Sequence[str], stdin_filename: str | None, exclude: Iterable[str],
@@ -44,13 +46,13 @@ class Inputs:
 
     def targets(self) -> list[tuple[str, str]]:
         """(shown name, path to read) of every file to check; `("NAME", "-")` for standard input."""
-        excluder = Exclusion(self.exclude, os.curdir) if self.exclude else None
+        excluder = self.excluder or (Exclusion(self.exclude, os.curdir) if self.exclude else None)
         if self.stdin:
             name = self.stdin_filename or STDIN
             skip = self.force_exclude and excluder is not None and excluder(name, False)
             return [] if skip else [(name, STDIN)]
-        return list(discover(self.paths or (".",), exclude=excluder, force_exclude=self.force_exclude,
-                             notes=self.notes))
+        return list(discover(self.paths or (".",), self.extensions, exclude=excluder,
+                             force_exclude=self.force_exclude, notes=self.notes))
 
     def run(self, jobs: list[Job], show_progress: bool, workers: int = 0,
             cache: Cache | None = None) -> tuple[list[FileReport], bytes | None]:

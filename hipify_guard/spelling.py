@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .platforms import CUDA_ARCH_MACROS, MacroSet
 
@@ -53,39 +54,49 @@ def near_miss(name: str, known: frozenset[str]) -> NearMiss | None:
     """The known macro `name` is a near miss of, if any (the closest; ties by name)."""
     if name in known or name in LEGITIMATE:
         return None
+    words = _words(name)
+    if not words:
+        return None
     best: tuple[int, str] | None = None
-    for intended in known:
-        limit = 1 if len(intended.strip("_")) < 10 else 2
-        if not _same_lead(name, intended):
+    by_word = None
+    for lead, entries in _vocabulary(known).items():
+        if lead != words[0] and (min(len(lead), len(words[0])) < 4 or edit_distance(lead, words[0], 1) > 1):
             continue
-        distance = edit_distance(name, intended, limit)
-        if distance <= limit and (best is None or (distance, intended) < best):
-            best = (distance, intended)
+        for intended, intended_words, limit in entries:
+            if abs(len(intended) - len(name)) <= limit:
+                distance = edit_distance(name, intended, limit)
+                if distance <= limit and (best is None or (distance, intended) < best):
+                    best = (distance, intended)
+            if by_word is None and lead == words[0] and _one_word_replaced(words, intended_words):
+                by_word = intended
     if best is not None:
         return NearMiss(name, best[1], by_word=False)
-    word = next((k for k in sorted(known) if _one_word_replaced(name, k)), None)
-    return NearMiss(name, word, by_word=True) if word else None
+    return NearMiss(name, by_word, by_word=True) if by_word else None
+
+
+@lru_cache(maxsize=16)
+def _vocabulary(known: frozenset[str]) -> dict[str, list[tuple[str, list[str], int]]]:
+    """Known names by leading word: (name, words, allowed edits), in name order.
+
+    A near miss keeps the leading word, or changes it by one edit when it has four letters or
+    more: `CUDE_VERSION` is a near miss of `CUDA_VERSION`, `CUDNN_VERSION` and `ZIP_VERSION` are not.
+    """
+    table: dict[str, list[tuple[str, list[str], int]]] = {}
+    for intended in sorted(known):
+        words = _words(intended)
+        if words:
+            limit = 1 if len(intended.strip("_")) < 10 else 2
+            table.setdefault(words[0], []).append((intended, words, limit))
+    return table
 
 
 def _words(name: str) -> list[str]:
     return [word for word in name.split("_") if word]
 
 
-def _same_lead(name: str, intended: str) -> bool:
-    """The leading words are equal, or one edit apart when four letters or longer.
-
-    `CUDE_VERSION` keeps `CUDA`'s lead, `CUDNN_VERSION` and `ZIP_VERSION` do not.
-    """
-    a, b = _words(name), _words(intended)
-    if not a or not b:
-        return False
-    return a[0] == b[0] or (min(len(a[0]), len(b[0])) >= 4 and edit_distance(a[0], b[0], 1) <= 1)
-
-
-def _one_word_replaced(name: str, intended: str) -> bool:
-    """Same leading word, same number of words, exactly one later word different."""
-    a, b = _words(name), _words(intended)
-    if len(a) != len(b) or len(a) < 2 or len(a) > MAX_WORDS or a[0] != b[0]:
+def _one_word_replaced(a: list[str], b: list[str]) -> bool:
+    """Same number of words (2 to MAX_WORDS), exactly one word after the first different."""
+    if len(a) != len(b) or not 2 <= len(a) <= MAX_WORDS:
         return False
     return sum(x != y for x, y in zip(a, b)) == 1
 

@@ -1,0 +1,167 @@
+"""Which configuration applies to each checked path, and what it means for the file's job.
+
+The closest configuration file to a path wins (searched from the path's folder upwards);
+`--config FILE` replaces the search, `--isolated` disables it, and the command line's options
+override every file. Results are cached per folder and per configuration, so 10,000 files in
+100 folders cost 100 lookups and share a few Settings objects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
+from .defines import near_miss_defines
+from .discovery import Exclusion
+from .platforms import MacroSet
+from .runner import Job
+from .selection import Selection
+from .settings import Settings
+
+COMMAND_LINE = "command line"
+MISSPELLING = "HG107"
+
+
+class Project:
+    """Options, Settings and enabled rule codes per checked path."""
+
+    def __init__(self, known_codes: Iterable[str], overrides: dict[str, Any] | None = None,
+                 config_file: str | None = None, isolated: bool = False) -> None:
+        self.known_codes = frozenset(known_codes)
+        self.overrides = overrides or {}
+        _validate_overrides(self.overrides, self.known_codes)
+        self.isolated = isolated
+        self._fixed = self._load(config_file) if config_file else self._load(None) if isolated else None
+        self._folders: dict[str, str | None] = {}
+        self._loaded: dict[str | None, Options] = {}
+        self._settings: dict[int, Settings] = {}
+        self._exclusions: dict[int, list[Exclusion]] = {}
+
+    def options(self, path: str) -> Options:
+        """The options for a file (or folder) at `path`: its folder's closest configuration."""
+        if self._fixed is not None:
+            return self._fixed
+        source = self._closest(os.path.dirname(os.path.abspath(path)))
+        if source not in self._loaded:
+            self._loaded[source] = self._load(source)
+        return self._loaded[source]
+
+    def _load(self, source: str | None) -> Options:
+        layers = read_file(source, self.known_codes) if source else []
+        options = merge(Options(), layers)
+        if self.overrides:
+            options = replace(merge(options, [(self.overrides, os.path.join(os.getcwd(), COMMAND_LINE))]),
+                              source=options.source)
+        return options
+
+    def _closest(self, folder: str) -> str | None:
+        if folder not in self._folders:
+            found = next((os.path.join(folder, name) for name in CONFIG_NAMES
+                          if has_config(os.path.join(folder, name))), None)
+            parent = os.path.dirname(folder)
+            self._folders[folder] = found if found or parent == folder else self._closest(parent)
+        return self._folders[folder]
+
+    def settings(self, options: Options) -> Settings:
+        """The Settings object of an Options object (shared by every file that uses it)."""
+        key = id(options)
+        if key not in self._settings:
+            self._settings[key] = to_settings(options)
+        return self._settings[key]
+
+    def codes(self, path: str, options: Options) -> tuple[str, ...]:
+        """The rules enabled for the file at `path`: selection minus its per-file-ignores."""
+        selected = Selection(options.select, options.ignore, options.extend_select).codes(sorted(self.known_codes))
+        dropped = [codes for patterns, codes in options.per_file_ignores if _matches(patterns, path)]
+        return tuple(code for code in selected
+                     if not any(c == "ALL" or code.startswith(c) for group in dropped for c in group))
+
+    def excluded(self, path: str, is_dir: bool) -> bool:
+        """Discovery's exclusion test: the patterns of the configuration that applies to `path`."""
+        options = self.options(path)
+        key = id(options)
+        if key not in self._exclusions:
+            self._exclusions[key] = [Exclusion(p.patterns, p.base) for p in (*options.exclude, *options.extend_exclude)]
+        return any(exclusion(path, is_dir) for exclusion in self._exclusions[key])
+
+    def extensions(self, roots: Sequence[str]) -> frozenset[str]:
+        """The extensions to walk the given roots for (a nested configuration can only narrow them)."""
+        inside = [os.path.join(root, "x") if os.path.isdir(root) else root for root in roots or (".",)]
+        return frozenset(ext for path in inside for ext in self.options(path).extensions)
+
+    def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool) -> list[Job]:
+        """One job per target; walked files need an extension of their own configuration."""
+        named = set(given)
+        jobs = []
+        for name, path in targets:
+            options = self.options(name)  # the shown name: standard input's --stdin-filename
+            if name not in named and _extension(name) not in options.extensions and path != "-":
+                continue
+            jobs.append(Job(name, path, self.settings(options), self.codes(name, options), mode, unsafe))
+        return with_project_defines(jobs)
+
+
+def to_settings(options: Options) -> Settings:
+    """The checking Settings that an Options object describes."""
+    macros = MacroSet(frozenset(options.cuda_version_macros), frozenset(options.rocm_macros),
+                      options.rocm_macro, options.rocm_version_macro)
+    models = options.models
+    if models is None:
+        models = ("hip", "torch-hipify", *(model.name for model in options.user_models))
+    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm)
+
+
+def with_project_defines(jobs: list[Job]) -> list[Job]:
+    """HG107's pre-pass: tell every job which near misses some checked file #defines."""
+    from .checks.misspelled_macro import settings_known
+
+    checking = [job for job in jobs if MISSPELLING in job.codes and job.path != "-"]
+    if not checking:
+        return jobs
+    known = frozenset().union(*(settings_known(s) for s in {job.settings for job in checking}))
+    defined = near_miss_defines((job.path for job in jobs if job.path != "-"), known)
+    if not defined:
+        return jobs
+    updated: dict[Settings, Settings] = {}
+    for job in checking:
+        if job.settings not in updated:
+            updated[job.settings] = replace(job.settings, project_defines=defined)
+    return [replace(job, settings=updated[job.settings]) if job.settings in updated else job for job in jobs]
+
+
+def _matches(patterns: Patterns, path: str) -> bool:
+    return Exclusion(patterns.patterns, patterns.base)(path, False)
+
+
+def _extension(name: str) -> str:
+    return os.path.splitext(name)[1][1:].lower()
+
+
+def _validate_overrides(overrides: dict[str, Any], known_codes: frozenset[str]) -> None:
+    """Check command-line values like file values; errors name the option."""
+    validate(overrides, COMMAND_LINE, known_codes, options=True)
+
+
+def command_line_overrides(*, policy: str | None, select: str | None, ignore: str | None,
+                           extend_select: str | None, per_file_ignores: Sequence[str],
+                           exclude: Sequence[str], extend_exclude: Sequence[str]) -> dict[str, Any]:
+    """The options given on the command line, as a configuration table (raises ConfigError)."""
+    table: dict[str, Any] = {"policy": policy}
+    for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
+                       ("exclude", ",".join(exclude)), ("extend-exclude", ",".join(extend_exclude))):
+        table[key] = _split(value) if value else None
+    ignores: dict[str, list[str]] = {}
+    for item in per_file_ignores:
+        glob, colon, codes = item.rpartition(":")
+        if not colon or not glob.strip() or not _split(codes):
+            raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {item!r}")
+        ignores.setdefault(glob.strip(), []).extend(_split(codes))
+    table["per-file-ignores"] = ignores or None
+    return {key: value for key, value in table.items() if value is not None}
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]

@@ -14,6 +14,7 @@ from .config import ConfigError
 from .diagnostics import FileReport
 from .formatters import FORMATTERS, RenderOptions
 from .inputs import Inputs
+from .map_command import map_command
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .project import Project, command_line_overrides
 from .runner import CHECK, DIFF, FIX
@@ -32,6 +33,9 @@ class UsageError(click.ClickException):
 @click.version_option(__version__, prog_name="hipify-guard")
 def cli() -> None:
     """Make every CUDA version guard say explicitly what happens on AMD ROCm."""
+
+
+cli.add_command(map_command)
 
 
 @cli.command("check")

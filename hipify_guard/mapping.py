@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from importlib import resources
@@ -14,6 +15,9 @@ TSV_NAME = "hipify_map.tsv"
 # Names whose length differs more than this from the query are not "did you mean" candidates.
 _NEAR_LENGTH_SLACK = 3
 _NEAR_CUTOFF = 0.8
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# HIP names that are C/C++ keywords (a CUDA handle type that HIP spells `int`): never an API use.
+_KEYWORDS = frozenset({"bool", "char", "double", "float", "int", "long", "short", "signed", "unsigned", "void"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,53 @@ class ApiEntry:
 
 COLUMNS = tuple(f.name for f in fields(ApiEntry))
 _HIP_COLUMN = COLUMNS.index("hip")
+_HIP_ADDED_COLUMN = COLUMNS.index("hip_added")
+
+# Version getters whose value is on a different scale on each side (guard-semantics.md §2): the
+# CUDA name, what its value encodes, and what the HIP equivalent's value encodes.
+VERSION_GETTERS = {
+    "cudaRuntimeGetVersion": ("CUDA_VERSION's major*1000 + minor*10 (12040 = CUDA 12.4)",
+                              "HIP_VERSION's major*10000000 + minor*100000 + patch (60241134 = HIP 6.2)"),
+    "cudaDriverGetVersion": ("CUDA_VERSION's major*1000 + minor*10 (12040 = CUDA 12.4)",
+                             "HIP_VERSION's major*10000000 + minor*100000 + patch (60241134 = HIP 6.2)"),
+    "cuDriverGetVersion": ("CUDA_VERSION's major*1000 + minor*10 (12040 = CUDA 12.4)",
+                           "HIP_VERSION's major*10000000 + minor*100000 + patch (60241134 = HIP 6.2)"),
+    "cufftGetVersion": ("the cuFFT version (CUFFT_VERSION, e.g. 11200)", "the hipFFT version"),
+    "curandGetVersion": ("the cuRAND version (CURAND_VERSION, e.g. 10305)", "the hipRAND version"),
+    "cusparseGetVersion": ("the cuSPARSE version (CUSPARSE_VERSION, e.g. 12300)", "the hipSPARSE version"),
+    "cublasGetVersion": ("the cuBLAS version (CUBLAS_VERSION, e.g. 120400)", "the hipBLAS version"),
+    "cublasGetVersion_v2": ("the cuBLAS version (CUBLAS_VERSION, e.g. 120400)", "the hipBLAS version"),
+    "cublasLtGetVersion": ("the cuBLASLt version (e.g. 120400)", "the hipBLASLt version"),
+    "cusolverGetVersion": ("the cuSOLVER version (CUSOLVER_VERSION, e.g. 11600)", "the hipSOLVER version"),
+    "cudnnGetVersion": ("the cuDNN version (CUDNN_VERSION, e.g. 90100)", "the hipDNN/MIOpen version"),
+    "nvrtcVersion": ("the CUDA toolkit's major and minor (12, 4)", "HIP's major and minor (6, 2)"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ApiFact:
+    """What the rules need to know about one CUDA or HIP name used in code.
+
+    `hip` is the HIP equivalent (the name itself for a HIP name), None when HIP has none;
+    `added` is the HIP version that added it (the earliest, when the name has several rows).
+    """
+
+    name: str
+    hip: str | None
+    added: str | None
+
+    @property
+    def unsupported(self) -> bool:
+        """True for a CUDA name with no HIP equivalent."""
+        return self.hip is None
+
+    @property
+    def added_version(self) -> tuple[int, int, int] | None:
+        """`added` as (major, minor, patch)."""
+        if self.added is None:
+            return None
+        major, minor, patch = (version_tuple(self.added) + (0, 0))[:3]
+        return major, minor, patch
 
 
 class MappingTable:
@@ -92,6 +143,30 @@ class MappingTable:
         matches = difflib.get_close_matches(folded, candidates, n=limit, cutoff=_NEAR_CUTOFF)
         return [original for match in matches for original in self._folded_names[match]][:limit]
 
+    @functools.cached_property
+    def api_facts(self) -> dict[bytes, ApiFact]:
+        """Every identifier-shaped CUDA and HIP name -> its ApiFact, keyed by its bytes.
+
+        Built from the raw rows (no ApiEntry is made). A CUDA name is supported when any of
+        its rows has a HIP name, or when HIP uses the very same name.
+        """
+        names: dict[str, tuple[str | None, str | None]] = {}
+        for line in self._lines:
+            cuda, _, _, hip, added = line.split("\t", _HIP_ADDED_COLUMN + 1)[: _HIP_ADDED_COLUMN + 1]
+            for name, target in ((cuda, hip or None), (hip, hip)):
+                if name and name not in _KEYWORDS and _IDENTIFIER.fullmatch(name):
+                    names[name] = _merge(names.get(name), target, added or None)
+        return {name.encode(): ApiFact(name, *fact) for name, fact in names.items()}
+
+    @functools.cached_property
+    def newest_hip(self) -> tuple[int, int, int]:
+        """The newest HIP version the table records: the HIP release its HIPIFY snapshot knows.
+
+        "Unsupported" means "not in HIP up to this version"; the table cannot judge later releases.
+        """
+        versions = (fact.added_version for fact in self.api_facts.values() if fact.added is not None)
+        return max(versions, default=(0, 0, 0))
+
     def _entry(self, index: int) -> ApiEntry:
         """The entry of data row `index`, made on first use."""
         entry = self._entries[index]
@@ -120,6 +195,18 @@ class MappingTable:
         for folded in self._folded_names:
             groups.setdefault(len(folded), []).append(folded)
         return {length: tuple(group) for length, group in groups.items()}
+
+
+def _merge(known: tuple[str | None, str | None] | None, hip: str | None,
+           added: str | None) -> tuple[str | None, str | None]:
+    """Combine two rows of one name: supported if either is, the earliest `added`."""
+    if known is None:
+        return hip, added if hip else None
+    old_hip, old_added = known
+    if hip is None:
+        return known
+    versions = [v for v in (old_added, added) if v is not None]
+    return old_hip or hip, min(versions, key=version_tuple) if versions else None
 
 
 def _positions(keys: Iterable[str]) -> dict[str, tuple[int, ...]]:

@@ -6,6 +6,8 @@ With R the ROCm macro and RV the ROCm version macro:
 - include:  `(A) || defined(R)`, A bare only when it is a primary;
 - rocm-min: `(A) || (defined(R) && RV >= N)`, wrapped like include. When A is not already
   false on ROCm, A is excluded first: `(A && !defined(R)) || (defined(R) && RV >= N)`.
+- raise-min: `A && (!defined(R) || RV >= N)`, wrapped like exclude: ROCm keeps A's outcome
+  from ROCm N on and loses the branch below it (HG203); CUDA is unchanged.
 
 Edits only insert text before and after the condition (or turn `#ifdef X` into
 `#if defined(X)`), so comments, continuations and every other byte stay as they were.
@@ -18,7 +20,7 @@ from .findings import Edit, Expectation, Fix
 from .groups import Arm
 from .nodes import Binary, Node, Ternary, is_primary
 
-EXCLUDE, INCLUDE, ROCM_MIN = "exclude", "include", "rocm-min"
+EXCLUDE, INCLUDE, ROCM_MIN, RAISE_MIN = "exclude", "include", "rocm-min", "raise-min"
 _DEFINED_KEYWORDS = {"ifdef": b"if", "ifndef": b"if", "elifdef": b"elif", "elifndef": b"elif"}
 
 
@@ -45,6 +47,10 @@ def guard_fix(
         prefix, suffix = ("(", ")") if loose else ("", "")
         suffix += f" && !defined({rocm})"
         expectation = Expectation(directive.hash, "false")
+    elif form == RAISE_MIN:
+        prefix, suffix = ("(", ")") if loose else ("", "")
+        suffix += f" && (!defined({rocm}) || {version} >= {rocm_min})"
+        expectation = Expectation(directive.hash, "and-min", rocm_min)
     elif form == INCLUDE:
         prefix, suffix = ("", "") if is_primary(node) else ("(", ")")
         suffix += f" || defined({rocm})"

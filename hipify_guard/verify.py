@@ -117,6 +117,10 @@ def _sweep(old_text: str, new_text: str, terms: tuple[Term, Term], platform: Pla
         elif expected.rocm == "min":
             version = config.get(version_macro)
             wanted = int(isinstance(version, int) and version >= (expected.rocm_min or 0))
+        elif expected.rocm == "and-min":
+            version = config.get(version_macro)
+            old = pcpp_value(old_text, config)
+            wanted = old if old == "error" else int(old == 1 and isinstance(version, int) and version >= (expected.rocm_min or 0))
         else:
             wanted = int(expected.rocm == "true")
         if after != wanted:

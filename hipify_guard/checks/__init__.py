@@ -48,3 +48,4 @@ def cuda_version_macros(settings: Settings) -> Iterable[str]:
 from . import guard_outcome, platform_macros, structure  # noqa: E402,F401  (registers the rules)
 from . import misspelled_macro, suppression, version_interchange, version_scale  # noqa: E402,F401
 from . import version_code  # noqa: E402,F401  (HG201, HG202, HG905: libclang, loaded lazily)
+from . import api_mapping  # noqa: E402,F401  (HG203, HG204: the CUDA -> HIP mapping table)

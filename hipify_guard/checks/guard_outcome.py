@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..analysis import FileAnalysis
+from ..auto_policy import auto_fix
 from ..findings import SAFE, UNSAFE, Finding, Fix
 from ..groups import Arm
 from ..platforms import Outcome, Platform
@@ -91,6 +92,8 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
     """The fix the configured policy asks for, marked unsafe when it changes ROCm's branch."""
     policy = file.settings.policy
     rocm = file.settings.macros.rocm_macro
+    if policy.kind == "auto":
+        return auto_fix(file, arm, fate.today)
     if policy.kind == "rocm-min" and policy.rocm_min is not None:
         version = ".".join(map(str, policy.rocm_min))
         number = rocm_version_number(policy.rocm_min)

@@ -1,0 +1,133 @@
+"""What each branch of a file calls (mapped CUDA/HIP APIs) and from which ROCm version it is taken.
+
+A *branch* is an arm's own group: the code between its directive and the next directive of
+the same conditional, without nested conditionals (each nested arm is a branch of its own,
+judged by its own path condition). Only *guarded* branches count: those whose path condition
+names a CUDA version macro or a ROCm macro. A name the file defines itself (a `#define`,
+`typedef`, `using` or `struct` of a CUDA name, as ROCm shims do) is not a use of the API. File-level code, and code under conditions that
+say nothing about CUDA or ROCm (`#ifdef __cplusplus`), is the same on every platform and is
+not what a guard decided.
+
+The facts are computed once per FileAnalysis and shared by HG203, HG204 and `--policy auto`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from .analysis import FileAnalysis, Literal
+from .code_tokens import declared_names, identifiers, segments
+from .groups import Arm
+from .mapping import ApiFact, load_table
+from .platforms import satisfiable
+from .rocm_versions import EVERY, Version, earliest, version_macros
+
+_CACHE: weakref.WeakKeyDictionary[FileAnalysis, BranchApis] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True, slots=True)
+class ApiUse:
+    """One occurrence of a mapped name in code."""
+
+    start: int
+    end: int
+    fact: ApiFact
+
+
+def branch_apis(file: FileAnalysis) -> BranchApis:
+    """The (cached) branch facts of `file`."""
+    facts = _CACHE.get(file)
+    if facts is None:
+        facts = _CACHE[file] = BranchApis(file)
+    return facts
+
+
+class BranchApis:
+    """Mapped API uses per branch, and the ROCm versions that take each branch."""
+
+    def __init__(self, file: FileAnalysis) -> None:
+        self.file = file
+        macros = file.settings.macros
+        self.guard_macros = (macros.cuda_version_macros | macros.rocm_macros
+                             | {macros.rocm_macro, macros.rocm_version_macro})
+        self._segments: dict[int, list[tuple[int, int]]] | None = None
+        self._uses: dict[int, tuple[ApiUse, ...]] = {}
+        self._declared: set[bytes] | None = None  # names the file defines itself
+
+    def guarded(self) -> list[Arm]:
+        """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        arm_of = self.file.tree.arm_of
+        return [arm_of[key] for key in sorted(self._segments) if self.is_guarded(arm_of[key])]
+
+    def is_guarded(self, arm: Arm) -> bool:
+        """Whether the arm's path condition names a CUDA version macro or a ROCm macro."""
+        return any(item.names & self.guard_macros for item, _ in self.file.path(arm))
+
+    def is_versioned(self, arm: Arm) -> bool:
+        """Whether the arm's path condition tests a ROCm version macro (ROCM_VERSION, HIP_VERSION...)."""
+        names = version_macros(self.file.settings.macros)
+        return any(item.names & names for item, _ in self.file.path(arm))
+
+    def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
+        """Mapped names in the arm's own code (nested conditionals excluded), in file order."""
+        key = arm.directive.hash
+        if key not in self._uses:
+            if self._segments is None:
+                self._segments = segments(self.file)
+            facts = load_table().api_facts
+            data = self.file.data
+            found = [(offset, name) for start, end in self._segments.get(key, ())
+                     for offset, name in identifiers(data, start, end, facts)]
+            if found and self._declared is None:
+                self._declared = declared_names(self.file)
+            self._uses[key] = tuple(ApiUse(offset, offset + len(name), facts[name])
+                                    for offset, name in found if name not in self._declared)
+        return self._uses[key]
+
+    def group_uses(self, arm: Arm) -> tuple[ApiUse, ...]:
+        """Uses in the arm's whole group: its own code, and every nested branch that some ROCm
+        model would compile were the arm itself taken on ROCm (its own condition dropped)."""
+        found = list(self.uses(arm))
+        own = self.file.condition(arm).term
+        for nested in self._descendants(arm):
+            path = [(item, wanted) for item, wanted in self.file.path(nested) if item is not own]
+            if self._reachable_on_rocm(path):
+                found += self.uses(nested)
+        return tuple(sorted(found, key=lambda use: use.start))
+
+    def rocm_from(self, arm: Arm, floor: Version = EVERY) -> Version | None:
+        """The lowest ROCm release >= floor whose build (under some ROCm model) takes the arm's group."""
+        path = self.file.path(arm)
+        macros = self.file.settings.macros
+        starts = [earliest(path, model, macros, floor) for model in self.file.reachable_on_rocm(arm, inside=True)]
+        known = [start for start in starts if start is not None]
+        return min(known) if known else None
+
+    def _descendants(self, arm: Arm) -> list[Arm]:
+        return [c_arm for conditional in self.file.tree.conditionals if _inside(conditional.parent, arm)
+                for c_arm in conditional.arms]
+
+    def _reachable_on_rocm(self, path: list[Literal]) -> bool:
+        return any(satisfiable(path, model) for model in self.file.settings.rocm_models)
+
+
+def _inside(arm: Arm | None, ancestor: Arm) -> bool:
+    while arm is not None:
+        if arm is ancestor:
+            return True
+        arm = arm.conditional.parent
+    return False
+
+
+def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:
+    """The first use of each distinct name, in file order."""
+    seen: set[str] = set()
+    kept = []
+    for use in uses:
+        if use.fact.name not in seen:
+            seen.add(use.fact.name)
+            kept.append(use)
+    return kept

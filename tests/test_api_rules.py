@@ -1,0 +1,249 @@
+"""HG203/HG204, `--policy auto` and `hipify-guard map`: the rules that read the mapping table."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+from hipify_guard.analysis import FileAnalysis
+from hipify_guard.branch_apis import branch_apis
+from hipify_guard.checks import CHECKS
+from hipify_guard.checks.api_mapping import guard_macros
+from hipify_guard.code_tokens import declared_names, identifiers, segments
+from hipify_guard.engine import check
+from hipify_guard.rocm_versions import EVERY, earliest
+from hipify_guard.settings import Policy, Settings
+
+NAMES = frozenset({b"cudaFoo", b"cudaBar", b"R", b"u8"})
+
+
+def analysis(text: str, **settings) -> FileAnalysis:
+    return FileAnalysis("t.cu", text.encode(), Settings(**settings))
+
+
+def found(text: str, code: str, **settings) -> list[str]:
+    return [f.message for f in check(analysis(text, **settings), [code])]
+
+
+# --- tokens of code -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("cudaFoo(); cudaBar;", [b"cudaFoo", b"cudaBar"]),
+        ("// cudaFoo\ncudaBar", [b"cudaBar"]),
+        ("// cudaFoo \\\n cudaFoo\ncudaBar", [b"cudaBar"]),  # a continued line comment
+        ("/* cudaFoo\n cudaFoo */ cudaBar", [b"cudaBar"]),
+        ('"cudaFoo \\" cudaFoo" cudaBar', [b"cudaBar"]),
+        ("'c' cudaFoo 'x'", [b"cudaFoo"]),
+        ("int x = 1'000'000; cudaFoo();", [b"cudaFoo"]),  # digit separators are not quotes
+        ('R"x(cudaFoo )" cudaFoo)x" cudaBar', [b"cudaBar"]),  # raw string with a false end inside
+        ('u8R"(cudaFoo)" cudaBar', [b"cudaBar"]),
+        ('FOOR"cudaFoo" cudaBar', [b"cudaBar"]),  # FOOR is an identifier, the string is ordinary
+        ("xcudaFoo cudaFoox cudaFoo_ 0xcudaFoo cudaFoo", [b"cudaFoo"]),  # whole tokens only
+        ("/* unterminated cudaFoo", []),
+    ],
+)
+def test_identifiers_skip_comments_and_literals(code: str, expected: list[bytes]) -> None:
+    data = code.encode()
+    assert [name for _, name in identifiers(data, 0, len(data), NAMES)] == expected
+
+
+def test_identifier_offsets_are_byte_offsets() -> None:
+    data = "é /* ü */ cudaFoo".encode()
+    ((offset, name),) = identifiers(data, 0, len(data), NAMES)
+    assert data[offset : offset + len(name)] == b"cudaFoo"
+
+
+def test_segments_belong_to_the_innermost_arm() -> None:
+    text = ("top();\n#if A\na();\n#ifdef B\nb();\n#endif\na2();\n#define M(x) m(x)\n"
+            "#include <cudaFoo.h>\n#else\nc();\n#endif\nend();\n")
+    file = analysis(text)
+    data = file.data
+    tree = file.tree
+    texts = {tree.arm_of[key].directive.kind: b"".join(data[s:e] for s, e in spans)
+             for key, spans in segments(file).items()}
+    assert b"a();" in texts["if"] and b"a2();" in texts["if"] and b"m(x)" in texts["if"]
+    assert b"b();" not in texts["if"] and b"b();" in texts["ifdef"]
+    assert b"M(x)" not in texts["if"] and b"cudaFoo.h" not in texts["if"]  # macro name, #include
+    assert b"c();" in texts["else"]
+    assert not any(b"top();" in t or b"end();" in t for t in texts.values())  # file level
+
+
+def test_declared_names() -> None:
+    file = analysis("#define cudaFoo hipFoo\ntypedef unsigned long long cudaBar;\n"
+                    "using cudaBaz = int;\nstruct cudaQux {};\nenum class cudaE : int;\nint cudaUse;\n")
+    assert declared_names(file) == {b"cudaFoo", b"cudaBar", b"cudaBaz", b"cudaQux", b"cudaE"}
+
+
+# --- from which ROCm release a branch is taken ----------------------------------------------
+
+
+def earliest_by_model(text: str, floor=EVERY) -> dict[str, object]:
+    file = analysis(text)
+    arm = file.arms[-1] if "#else" not in text else file.tree.conditionals[-1].arms[-1]
+    return {m.name: earliest(file.path(arm), m, file.settings.macros, floor) for m in file.settings.rocm_models}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("#if defined(USE_ROCM) && ROCM_VERSION >= 50000\nx\n#endif\n", (5, 0, 0)),
+        ("#if (defined(CUDA_VERSION) && CUDA_VERSION >= 12000) || (defined(USE_ROCM) && ROCM_VERSION >= 50000)\n#endif\n",
+         (5, 0, 0)),
+        ("#if ROCM_VERSION > 60201\n#endif\n", (6, 2, 2)),
+        ("#if HIP_VERSION >= 50221153\n#endif\n", (5, 2, 21153)),
+        ("#if HIP_VERSION_MAJOR > 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 3)\n#endif\n", (5, 3, 0)),
+        ("#if (HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR) >= 502\n#endif\n", (5, 2, 0)),
+        ("#ifdef USE_ROCM\n#endif\n", EVERY),
+        ("#if !defined(ROCM_VERSION) || ROCM_VERSION >= 60000\n#endif\n", EVERY),  # undefined: every ROCm
+        ("#if ROCM_VERSION < 50000\n#elif ROCM_VERSION < 60100\n#else\n#endif\n", (6, 1, 0)),
+    ],
+)
+def test_earliest_release(text: str, expected: tuple[int, int, int]) -> None:
+    assert set(earliest_by_model(text).values()) == {expected}
+
+
+def test_earliest_release_per_model_and_floor() -> None:
+    assert earliest_by_model("#if CUDA_VERSION >= 600\n#endif\n") == {"hip": None, "torch-hipify": (6, 0, 0)}
+    assert earliest_by_model("#if defined(CUDA_VERSION) && !defined(USE_ROCM)\n#endif\n") == {
+        "hip": None, "torch-hipify": None}
+    assert set(earliest_by_model("#if ROCM_VERSION >= 50000\n#endif\n", floor=(5, 7, 0)).values()) == {(5, 7, 0)}
+    assert set(earliest_by_model("#if ROCM_VERSION < 50000\n#endif\n", floor=(5, 7, 0)).values()) == {(5, 7, 0)}
+    assert set(earliest_by_model("#if defined(ROCM_VERSION) && ROCM_VERSION < 50000\n#endif\n",
+                                 floor=(5, 7, 0)).values()) == {None}
+
+
+# --- HG203 / HG204 --------------------------------------------------------------------------
+
+ISSUE_GUARD = "#if (defined(CUDA_VERSION) && CUDA_VERSION >= 12000) || (defined(USE_ROCM) && ROCM_VERSION >= 50000)\n"
+EVERY_ROCM = "#ifdef USE_ROCM\nvoid f() { cudaGraphExecGetFlags(0, 0); }\n#endif\n"  # HIP 6.3.0
+
+
+def test_hg203_names_the_api_and_both_versions() -> None:
+    (message,) = found(ISSUE_GUARD + "void f() { cudaGraphInstantiateWithParams(0, 0, 0); }\n#endif\n", "HG203")
+    assert "`cudaGraphInstantiateWithParams`" in message and "HIP 6.2.0" in message
+    assert "`hipGraphInstantiateWithParams`" in message and "ROCm 5.0.0 and newer" in message
+
+
+def test_hg203_on_every_rocm_needs_min_rocm() -> None:
+    assert found(EVERY_ROCM, "HG203") == []
+    (message,) = found(EVERY_ROCM, "HG203", min_rocm=(5, 7, 0))
+    assert "HIP 6.3.0" in message and "min-rocm is 5.7.0" in message
+    assert found(EVERY_ROCM, "HG203", min_rocm=(6, 3, 0)) == []
+
+
+def test_hg203_ignores_apis_not_newer_than_the_guard() -> None:
+    text = ISSUE_GUARD + "void f() { cudaMalloc(0, 0); cudaGraphUpload(0, 0); }\n#endif\n"  # 1.5.0, 5.3.0
+    assert [m.split("`")[1] for m in found(text, "HG203")] == ["cudaGraphUpload"]
+    assert found(text, "HG203", min_rocm=(5, 3, 0)) == []
+
+
+def test_hg204_needs_a_rocm_release_the_table_describes() -> None:
+    text = ("#if (defined(CUDA_VERSION) && CUDA_VERSION >= 11030) || defined(USE_ROCM)\n"
+            "void f() { cudaStreamGetId(0, 0); }\n#endif\n")
+    assert len(found(text, "HG204")) == 1
+    assert found(text, "HG204", min_rocm=(7, 0, 0)) == []  # the table is HIPIFY for ROCm 6.3.0
+
+
+def test_unguarded_code_is_not_judged() -> None:
+    text = "void f() { cudaStreamGetId(0, 0); }\n#ifdef __cplusplus\nvoid g() { cudaStreamGetId(0, 0); }\n#endif\n"
+    assert found(text, "HG204") == [] and found(text, "HG203", min_rocm=(1, 0, 0)) == []
+
+
+def test_triggers_are_the_macros_that_make_a_branch_guarded() -> None:
+    """The prefilter may skip a file without these names: no branch of it can be guarded."""
+    settings = Settings()
+    file = FileAnalysis("t.cu", b"", settings)
+    expected = set(guard_macros(settings))
+    assert expected == set(branch_apis(file).guard_macros)
+    for code in ("HG203", "HG204"):
+        assert set(CHECKS[code].triggers(settings)) == expected
+
+
+def test_raise_fix_falls_back_when_the_constant_cannot_simply_be_replaced(tmp_path) -> None:
+    source = tmp_path / "a.cu"
+    source.write_text("#if (defined(USE_ROCM) && ROCM_VERSION >= 50000) || defined(FOO)\n"
+                      "void f() { cudaGraphExecGetFlags(0, 0); }\n#endif\n")
+    result = run_cli("check", "--select", "HG203", "--fix", "--unsafe-fixes", str(source))
+    assert result.code == 0, result.stdout + result.stderr
+    assert source.read_text().splitlines()[0] == (
+        "#if ((defined(USE_ROCM) && ROCM_VERSION >= 50000) || defined(FOO)) "
+        "&& (!defined(USE_ROCM) || ROCM_VERSION >= 60300)")
+
+
+# --- --policy auto --------------------------------------------------------------------------
+
+IMPLICIT = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000\nvoid f() {{ {call}; }}\n#endif\n"
+
+
+def auto_fix(call: str, **settings):
+    (finding,) = check(analysis(IMPLICIT.format(call=call), policy=Policy("auto"), **settings), ["HG101"])
+    return finding.fix
+
+
+def test_auto_takes_the_newest_hip_version_above_min_rocm() -> None:
+    fix = auto_fix("cudaGraphUpload(0, 0); cudaMalloc(0, 0)", min_rocm=(5, 0, 0))
+    assert fix.applicability == "unsafe" and fix.expectation.rocm_min == 50300
+    assert "`cudaGraphUpload`, added in HIP 5.3.0" in fix.message and "min-rocm 5.0.0" in fix.message
+
+
+def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
+    fix = auto_fix("cudaGraphUpload(0, 0)", min_rocm=(6, 0, 0))
+    assert fix.expectation.rocm == "true" and "by ROCm 6.0.0 (min-rocm)" in fix.message
+
+
+def test_auto_excludes_rocm_for_an_api_hip_lacks() -> None:
+    fix = auto_fix("cudaStreamGetId(0, 0); cudaGraphUpload(0, 0)")
+    assert fix.applicability == "safe" and fix.expectation.rocm == "false"
+    assert "`cudaStreamGetId`" in fix.message and "HIP does not have" in fix.message
+
+
+# --- hipify-guard map -----------------------------------------------------------------------
+
+
+def test_map_runtime_version_getter() -> None:
+    result = run_cli("map", "cudaRuntimeGetVersion")
+    assert result.code == 0, result.stderr
+    assert "cudaRuntimeGetVersion -> hipRuntimeGetVersion" in result.stdout
+    assert "added 1.6.0" in result.stdout and "warning: the value scales differ" in result.stdout
+
+
+def test_map_hip_name_finds_its_cuda_names() -> None:
+    result = run_cli("map", "hipMalloc")
+    assert result.code == 0 and "cudaMalloc -> hipMalloc" in result.stdout
+    assert "hipMalloc: the HIP name of" in result.stdout
+
+
+def test_map_unsupported_name_says_so() -> None:
+    result = run_cli("map", "cudaDeviceFlushGPUDirectRDMAWrites")
+    assert result.code == 0 and "unsupported (HIP has no equivalent)" in result.stdout
+
+
+def test_map_unknown_name_exits_1_with_suggestions() -> None:
+    result = run_cli("map", "cudaMalloc", "cudaMaloc")
+    assert result.code == 1
+    assert "cudaMalloc -> hipMalloc" in result.stdout
+    assert "cudaMaloc: not in the mapping table; did you mean cudaMalloc" in result.stderr
+
+
+def test_map_is_case_sensitive() -> None:
+    result = run_cli("map", "CUDAMALLOC")
+    assert result.code == 1 and "did you mean cudaMalloc" in result.stderr
+
+
+def test_map_json() -> None:
+    result = run_cli("map", "--output-format", "json", "cudaRuntimeGetVersion", "hipMaloc")
+    assert result.code == 1
+    first, second = json.loads(result.stdout)
+    assert first["found"] and first["direction"] == "cuda-to-hip" and first["warnings"]
+    (entry,) = first["entries"]
+    assert (entry["hip"], entry["hip_added"], entry["supported"]) == ("hipRuntimeGetVersion", "1.6.0", True)
+    assert not second["found"] and "hipMalloc" in second["suggestions"]
+
+
+def test_map_without_names_is_a_usage_error() -> None:
+    assert run_cli("map").code == 2

@@ -17,6 +17,7 @@ from .inputs import Inputs
 from .map_command import map_command
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .project import Project, command_line_overrides
+from .rule_command import rule_command
 from .runner import CHECK, DIFF, FIX
 from .standard_input import write_stdout
 
@@ -113,6 +114,9 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
             write_stdout(stdin_result)
         emit_report(reports, options, output, to_stderr=stdin_result is not None and mode == FIX)
     sys.exit(_exit_status(reports, mode, exit_zero, exit_non_zero_on_fix))
+
+
+cli.add_command(rule_command)
 
 
 @cli.command("clean")

@@ -157,6 +157,12 @@ class Parsed:
                 return self.data[start : start + tokens.lengths[index]]
         return b""
 
+    def cursor_kind_at(self, offset: int) -> int:
+        """The kind of the innermost cursor at a byte offset (CXCursorKind)."""
+        lib = _state["cindex"].conf.lib
+        location = lib.clang_getLocationForOffset(self.unit, self._file, offset)
+        return lib.clang_getCursor(self.unit, location)._kind_id
+
     def integer(self, node: Node) -> int | None:
         """The value of an integer constant expression (`11000`, `11 * 1000`, a constexpr name)."""
         lib = _state["cindex"].conf.lib
@@ -199,26 +205,41 @@ def _evaluate(lib: Any) -> Any:
 
 
 def _build_tree(parsed: Parsed) -> list[Node]:
-    """Walk every cursor of the main file once (iteratively: deep expressions are fine)."""
+    """Every cursor of the main file, in one libclang-driven walk (no Python recursion).
+
+    Raises ParseFailure if reading a cursor fails (a ctypes callback must not raise).
+    """
     cindex = _state["cindex"]
     lib = cindex.conf.lib
     roots: list[Node] = []
     stack: list[tuple[Any, Node | None]] = [(parsed.unit.cursor, None)]
+    failures: list[Exception] = []
 
     def visit(child: Any, parent: Any, _data: Any) -> int:
-        while stack[-1][1] is not None and not lib.clang_equalCursors(stack[-1][0], parent):
-            stack.pop()
-        extent = lib.clang_getCursorExtent(child)
-        start = parsed.offset(lib.clang_getRangeStart(extent))
-        end = parsed.offset(lib.clang_getRangeEnd(extent))
-        if start < 0 or end < 0:
-            return 1  # CXChildVisit_Continue: the stub header or the predefines, with its subtree
-        child._tu = parsed.unit
-        node = Node(child._kind_id, start, end, child)
-        owner = stack[-1][1]
-        (roots if owner is None else owner.children).append(node)
-        stack.append((child, node))
-        return 2  # CXChildVisit_Recurse
+        try:
+            return _visit(parsed, lib, stack, roots, child, parent)
+        except Exception as error:  # noqa: BLE001 - reported after the walk
+            failures.append(error)
+            return 0  # CXChildVisit_Break
 
     lib.clang_visitChildren(parsed.unit.cursor, cindex.callbacks["cursor_visit"](visit), None)
+    if failures:
+        raise ParseFailure(f"libclang's syntax tree could not be read: {failures[0]}")
     return roots
+
+
+def _visit(parsed: Parsed, lib: Any, stack: list[tuple[Any, Node | None]], roots: list[Node],
+           child: Any, parent: Any) -> int:
+    while stack[-1][1] is not None and not lib.clang_equalCursors(stack[-1][0], parent):
+        stack.pop()
+    extent = lib.clang_getCursorExtent(child)
+    start = parsed.offset(lib.clang_getRangeStart(extent))
+    end = parsed.offset(lib.clang_getRangeEnd(extent))
+    if start < 0 or end < 0:
+        return 1  # CXChildVisit_Continue: the stub header or the predefines, with its subtree
+    child._tu = parsed.unit
+    node = Node(child._kind_id, start, end, child)
+    owner = stack[-1][1]
+    (roots if owner is None else owner.children).append(node)
+    stack.append((child, node))
+    return 2  # CXChildVisit_Recurse

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .clang_front import STUB_NAME, VERSION_GETTERS, Node, Parsed
+from .clang_front import IDENTIFIER, STUB_NAME, VERSION_GETTERS, Node, Parsed
 
 # CXCursorKind values (stable in libclang's C API).
 VAR_DECL, FIELD_DECL, FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE = 9, 6, 8, 21, 30
@@ -19,11 +19,13 @@ UNEXPOSED_EXPR, DECL_REF_EXPR, MEMBER_REF_EXPR, CALL_EXPR = 100, 101, 102, 103
 PAREN_EXPR, UNARY_OPERATOR, BINARY_OPERATOR, INIT_LIST_EXPR = 111, 112, 114, 119
 CASTS = frozenset({117, 124, 126, 127, 128})  # C-style, static, reinterpret, const, functional
 RETURN_STMT = 214
+FIRST_EXPRESSION, LAST_EXPRESSION = 100, 199  # CXCursor_FirstExpr .. CXCursor_LastExpr (and below 200)
 FUNCTIONS = frozenset({FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE})
 COMPARISONS = frozenset({b"<", b">", b"<=", b">=", b"==", b"!="})
 SCALE_DIVISORS = frozenset({10, 100, 1000, 10000})
 HIP_SCALE = 10_000_000  # HIP 1.0 on HIP_VERSION's scale: larger constants are deliberate ROCm numbers
 _GETTER_NAMES = frozenset(name.encode() for name in VERSION_GETTERS)
+_GETTER_LENGTHS = frozenset(len(name) for name in VERSION_GETTERS)
 RUNTIME_GETTERS = frozenset({
     "cudaRuntimeGetVersion", "cudaDriverGetVersion", "cuDriverGetVersion",
     "hipRuntimeGetVersion", "hipDriverGetVersion",
@@ -54,6 +56,8 @@ class _Facts:
 
 def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
     """Every use of a getter's value in a comparison with a constant or CUDA-scale arithmetic."""
+    if not _references_a_getter(parsed):
+        return
     facts = _collect(parsed)
     marked = _sources(parsed, facts.calls)
     if not marked:
@@ -63,6 +67,19 @@ def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
         use = _use(parsed, node, operator, marked)
         if use is not None:
             yield use
+
+
+def _references_a_getter(parsed: Parsed) -> bool:
+    """Whether some getter name is used in an expression (a header only declaring them is not).
+
+    Asking libclang for the cursor at each name is far cheaper than walking a large header.
+    """
+    tokens = parsed.tokens
+    for kind, start, length in zip(tokens.kinds, tokens.starts, tokens.lengths):
+        if kind == IDENTIFIER and length in _GETTER_LENGTHS and parsed.text(start, start + length) in _GETTER_NAMES:
+            if FIRST_EXPRESSION <= parsed.cursor_kind_at(start) <= LAST_EXPRESSION:
+                return True
+    return False
 
 
 def _collect(parsed: Parsed) -> _Facts:

@@ -132,6 +132,13 @@ def test_cursor_offsets_are_byte_offsets(front) -> None:
     assert b"v >= 11000" in found and b"int v = 0" in found
 
 
+def test_hg201_trigger_substrings_cover_every_getter() -> None:
+    from hipify_guard.checks.version_code import GETTER_TRIGGERS
+    from hipify_guard.clang_front import VERSION_GETTERS
+
+    assert all(any(part in name for part in GETTER_TRIGGERS) for name in VERSION_GETTERS)
+
+
 def test_cursor_kind_numbers_match_the_bindings(front) -> None:
     from clang.cindex import CursorKind
 

@@ -18,6 +18,7 @@ from .map_command import map_command
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .project import Project, command_line_overrides
 from .rule_command import rule_command
+from .eval_command import eval_command
 from .runner import CHECK, DIFF, FIX
 from .standard_input import write_stdout
 
@@ -117,6 +118,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
 
 
 cli.add_command(rule_command)
+cli.add_command(eval_command)
 
 
 @cli.command("clean")

@@ -4,6 +4,7 @@ Flow-insensitive, within one file: a getter's pointer argument `&v` marks the va
 member) `v`; a variable initialised or assigned from a marked value is marked; a function that
 returns a marked value makes its calls marked values. A *use* is a comparison of a marked value
 with a non-zero integer constant, or `/` or `%` of a marked value by 10, 100, 1000 or 10000.
+A getter call that libclang's error recovery dropped is read from the tokens instead.
 """
 
 from __future__ import annotations
@@ -11,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .clang_front import IDENTIFIER, STUB_NAME, VERSION_GETTERS, Node, Parsed
+from .clang_front import COMMENT, IDENTIFIER, STUB_NAME, VERSION_GETTERS, Node, Parsed
 
 # CXCursorKind values (stable in libclang's C API).
-VAR_DECL, FIELD_DECL, FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE = 9, 6, 8, 21, 30
+VAR_DECL, FIELD_DECL, PARM_DECL, FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE = 9, 6, 10, 8, 21, 30
 UNEXPOSED_EXPR, DECL_REF_EXPR, MEMBER_REF_EXPR, CALL_EXPR = 100, 101, 102, 103
 PAREN_EXPR, UNARY_OPERATOR, BINARY_OPERATOR, INIT_LIST_EXPR = 111, 112, 114, 119
 CASTS = frozenset({117, 124, 126, 127, 128})  # C-style, static, reinterpret, const, functional
 RETURN_STMT = 214
-FIRST_EXPRESSION, LAST_EXPRESSION = 100, 199  # CXCursor_FirstExpr .. CXCursor_LastExpr (and below 200)
+FIRST_EXPRESSION, STATEMENT, TRANSLATION_UNIT = 100, 200, 350  # CXCursorKind ranges
 FUNCTIONS = frozenset({FUNCTION_DECL, CXX_METHOD, FUNCTION_TEMPLATE})
 COMPARISONS = frozenset({b"<", b">", b"<=", b">=", b"==", b"!="})
 SCALE_DIVISORS = frozenset({10, 100, 1000, 10000})
@@ -52,6 +53,7 @@ class _Facts:
     assigned: list[tuple[Node, Node]]  # (left side, right side) of `=`
     returned: list[tuple[Node, Node]]  # (function, returned expression)
     binaries: list[tuple[Node, bytes]]  # (binary operator, its operator token)
+    declared: list[tuple[Node, Node | None]]  # (variable, parameter or member; enclosing function)
 
 
 def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
@@ -60,6 +62,7 @@ def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
         return
     facts = _collect(parsed)
     marked = _sources(parsed, facts.calls)
+    _dropped_sources(parsed, facts, marked)
     if not marked:
         return
     _propagate(parsed, facts, marked)
@@ -70,20 +73,24 @@ def version_uses(parsed: Parsed) -> Iterator[VersionUse]:
 
 
 def _references_a_getter(parsed: Parsed) -> bool:
-    """Whether some getter name is used in an expression (a header only declaring them is not).
+    """Whether some getter name is used in code (a header only declaring them is not).
 
-    Asking libclang for the cursor at each name is far cheaper than walking a large header.
+    Asking libclang for the cursor at each name is far cheaper than walking a large header. A
+    statement rather than an expression there means a call that error recovery dropped.
     """
+    return any(FIRST_EXPRESSION <= parsed.cursor_kind_at(start) < TRANSLATION_UNIT for start in _getter_tokens(parsed))
+
+
+def _getter_tokens(parsed: Parsed) -> Iterator[int]:
+    """Offsets of identifier tokens that are getter names."""
     tokens = parsed.tokens
     for kind, start, length in zip(tokens.kinds, tokens.starts, tokens.lengths):
         if kind == IDENTIFIER and length in _GETTER_LENGTHS and parsed.text(start, start + length) in _GETTER_NAMES:
-            if FIRST_EXPRESSION <= parsed.cursor_kind_at(start) <= LAST_EXPRESSION:
-                return True
-    return False
+            yield start
 
 
 def _collect(parsed: Parsed) -> _Facts:
-    facts = _Facts([], [], [], [], [])
+    facts = _Facts([], [], [], [], [], [])
     stack: list[tuple[Node, Node | None]] = [(root, None) for root in reversed(parsed.tree())]
     while stack:
         node, function = stack.pop()
@@ -92,8 +99,10 @@ def _collect(parsed: Parsed) -> _Facts:
             function = node
         elif kind == CALL_EXPR:
             facts.calls.append(node)
-        elif kind in (VAR_DECL, FIELD_DECL) and node.children:
-            facts.initialised.append((node, node.children[-1]))
+        elif kind in (VAR_DECL, FIELD_DECL, PARM_DECL):
+            facts.declared.append((node, function))
+            if node.children and kind != PARM_DECL:
+                facts.initialised.append((node, node.children[-1]))
         elif kind == RETURN_STMT and node.children and function is not None:
             facts.returned.append((function, node.children[0]))
         elif kind == BINARY_OPERATOR and len(node.children) == 2:
@@ -136,6 +145,61 @@ def _getter(parsed: Parsed, call: Node) -> str | None:
         return None
     name = parsed.text(call.children[0].start, call.children[0].end).removeprefix(b"::")
     return name.decode("ascii") if name in _GETTER_NAMES else None
+
+
+def _dropped_sources(parsed: Parsed, facts: _Facts, marked: dict[int, str]) -> None:
+    """Mark `&name` arguments of getter calls that libclang dropped, by name and scope.
+
+    Error recovery drops a whole call when an argument names something from a missing header,
+    as in `cusparseGetVersion(at::cuda::getCurrentCUDASparseHandle(), &version)`.
+    """
+    seen = {call.children[0].start for call in facts.calls if call.children and _getter(parsed, call)}
+    for start in _getter_tokens(parsed):
+        if start in seen or not STATEMENT <= parsed.cursor_kind_at(start) < TRANSLATION_UNIT:
+            continue
+        getter = _token(parsed, parsed.tokens.index_at(start)).decode("ascii")
+        for name, offset in _address_arguments(parsed, start):
+            target = _by_name(parsed, facts.declared, name, offset)
+            if target is not None:
+                marked.setdefault(target, getter)
+
+
+def _token(parsed: Parsed, index: int) -> bytes:
+    tokens = parsed.tokens
+    return parsed.text(tokens.starts[index], tokens.starts[index] + tokens.lengths[index])
+
+
+def _address_arguments(parsed: Parsed, callee: int) -> Iterator[tuple[bytes, int]]:
+    """(name, offset) of each `&name` argument of the call whose callee token is at `callee`."""
+    tokens = parsed.tokens
+    index = tokens.index_at(callee) + 1
+    code = [i for i in range(index, min(index + 400, len(tokens.starts))) if tokens.kinds[i] != COMMENT]
+    if not code or _token(parsed, code[0]) != b"(":
+        return
+    depth = 0
+    for position, i in enumerate(code):
+        text = _token(parsed, i)
+        depth += {b"(": 1, b")": -1}.get(text, 0)
+        if depth == 0:
+            return
+        following = code[position + 1 : position + 3]
+        if depth == 1 and text == b"&" and len(following) == 2 and tokens.kinds[following[0]] == IDENTIFIER \
+                and _token(parsed, following[1]) in (b",", b")"):
+            yield _token(parsed, following[0]), tokens.starts[following[0]]
+
+
+def _by_name(parsed: Parsed, declared: list[tuple[Node, Node | None]], name: bytes, offset: int) -> int | None:
+    """The declaration `name` means at `offset`: the latest local one before it, else a member or global."""
+    local, other = None, None
+    for node, function in declared:
+        if parsed.token_after(parsed.offset(node.cursor.location)) != name:
+            continue
+        if function is not None and function.start <= offset < function.end and node.start < offset:
+            local = node if local is None or node.start > local.start else local
+        elif function is None and other is None:
+            other = node
+    chosen = local or other
+    return None if chosen is None else _own_declaration(parsed, chosen)
 
 
 def _propagate(parsed: Parsed, facts: _Facts, marked: dict[int, str]) -> None:

@@ -173,3 +173,14 @@ def test_bad_command_line_values_name_the_option(tmp_path: Path) -> None:
     assert "--select: unknown rule code or prefix HG999" in _error(tmp_path, "--select", "HG999")
     assert "--per-file-ignores: expected GLOB:CODES" in _error(tmp_path, "--per-file-ignores", "HG101")
     assert "--policy: unknown policy" in _error(tmp_path, "--policy", "never")
+
+
+def test_the_readme_example_configuration_is_valid(tmp_path: Path) -> None:
+    import re
+
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"^## Configuration\n.*?^```toml\n(.*?)^```", readme, re.S | re.M).group(1)
+    _tree(tmp_path, {"pyproject.toml": example, "a.cu": IFDEF + "#if CUDA_VERSION < 11000\n#endif\n"})
+    assert _found(tmp_path) == [("a.cu", 3, "HG102")]

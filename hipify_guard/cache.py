@@ -72,9 +72,14 @@ def content_digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()[:_DIGEST_SIZE]
 
 
-def status_key(status: os.stat_result) -> tuple[int, bytes] | None:
-    """(identity, packed status) of a file, or None while it is too fresh to trust (racy)."""
-    if status.st_mtime_ns > time.time_ns() - RACY_SECONDS * 1_000_000_000:
+def racy_after() -> int:
+    """Files modified after this moment (ns) are not indexed: their status may repeat after an edit."""
+    return time.time_ns() - RACY_SECONDS * 1_000_000_000
+
+
+def status_key(status: os.stat_result, racy: int) -> tuple[int, bytes] | None:
+    """(identity, packed status) of a file, or None when modified after `racy` (see `racy_after`)."""
+    if status.st_mtime_ns > racy:
         return None
     identity = status.st_dev << 64 | status.st_ino
     return identity, _STATUS.pack(status.st_mtime_ns, status.st_ctime_ns, status.st_size)
@@ -91,10 +96,11 @@ class Cache:
         self.results: dict[bytes, bytes | None] = _load(self.results_path)
         self.new_index: dict[int, bytes] = {}
         self.new_results: dict[bytes, bytes | None] = {}
+        self.racy = racy_after()  # taken once, at the start of the run
 
     def known_digest(self, status: os.stat_result) -> bytes | None:
         """The content hash recorded for a file whose status has not changed since."""
-        key = status_key(status)
+        key = status_key(status, self.racy)
         if key is None:
             return None
         entry = self.index.get(key[0])
@@ -186,15 +192,13 @@ def cacheable(report: FileReport) -> bool:
             and not any(d.code in ENVIRONMENT_CODES for d in report.diagnostics))
 
 
-def unpack(payload: bytes | None, filename: str) -> FileReport | None:
-    """The report stored by `pack`, for `filename` (None when the entry does not load)."""
-    report = FileReport(filename)
-    if payload is None:
-        return report
+def unpack(payload: bytes, filename: str) -> FileReport | None:
+    """The report stored by `pack` (not None), for `filename`; None when the entry does not load."""
     try:
         diagnostics, notes = _ReportUnpickler(payload).load()
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
+    report = FileReport(filename)
     report.diagnostics = [d if d.filename == filename else replace(d, filename=filename) for d in diagnostics]
     report.notes = [n if n.filename == filename else replace(n, filename=filename) for n in notes]
     return report

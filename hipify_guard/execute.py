@@ -1,24 +1,31 @@
 """Run jobs, in a process pool when the work is large enough, with the results cache.
 
-Reports always come back in job order, whatever the number of workers. The pool hands out
-contiguous chunks of job indices; on Linux the workers are forked, so they inherit the jobs,
-the imported modules and the loaded cache instead of unpickling or re-importing them.
+Reports always come back in job order, whatever the number of workers. Files the cache knows
+(unchanged status) are answered first, in this process: a `stat` each, far less than a pool
+costs to start. The rest go to the pool in contiguous chunks; on Linux the workers are forked,
+so they inherit the jobs, the imported modules and the loaded cache instead of unpickling or
+re-importing them.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .cache import Cache, cacheable, configuration_key, content_digest, pack, status_key, unpack
 from .diagnostics import FileReport
 from .runner import CHECK, Job, process, read, run
 
-PARALLEL_MIN_JOBS = 400  # below this a pool costs more than it saves (see bench/README.md)
+PARALLEL_MIN_JOBS = 400  # below this a pool costs more than it saves (bench/break_even.py)
 CHUNKS_PER_WORKER = 8  # enough chunks to even out slow files, few enough to keep overhead low
-_PATH_FIELDS = ("filename", "path")
+_KEY_FIELDS = tuple(name for name in Job.__dataclass_fields__ if name not in ("filename", "path"))
+_key_fields = operator.attrgetter(*_KEY_FIELDS)  # every field of a job but its paths
 _MISSING = object()
+_BY_VALUE = frozenset({str, bytes, int, bool, float, type(None), tuple})  # a tuple: the codes
+
+Part = tuple[list["FileReport | None"], dict[int, bytes], dict[bytes, "bytes | None"]]
 
 
 def execute(jobs: Sequence[Job], on_done: Callable[[FileReport], None] | None = None,
@@ -28,22 +35,35 @@ def execute(jobs: Sequence[Job], on_done: Callable[[FileReport], None] | None = 
     `workers`: processes to use (0: one per available core); `cache`: where check results are
     looked up and recorded (None: recompute everything).
     """
-    jobs = list(jobs)
-    count = worker_count(workers, len(jobs))
-    session = _Session(jobs, cache)
-    parts = [session.run_range(0, len(jobs))] if count <= 1 else _in_pool(session, count)
-    reports: list[FileReport] = []
+    session = _Session(list(jobs), cache)
+    slots: list[FileReport | None] = [None] * len(session.jobs)
+    for number in range(len(session.jobs)):
+        known = session.known(number)
+        if known is _MISSING:
+            session.pending.append(number)
+        else:
+            slots[number] = known
+            _tell(on_done, known, session.jobs[number])
+    count = worker_count(workers, len(session.pending))
+    parts = [session.run_range(0, len(session.pending))] if count <= 1 else _in_pool(session, count)
+    done = 0
     for compact, index, results in parts:
         for report in compact:
-            reports.append(report if report is not None else FileReport(jobs[len(reports)].filename))
-            if on_done is not None:
-                on_done(reports[-1])
+            number = session.pending[done]
+            slots[number] = report
+            _tell(on_done, report, session.jobs[number])
+            done += 1
         if cache is not None:
             cache.new_index.update(index)
             cache.new_results.update(results)
     if cache is not None:
         cache.save()
-    return reports
+    return [report or FileReport(job.filename) for report, job in zip(slots, session.jobs)]
+
+
+def _tell(on_done: Callable[[FileReport], None] | None, report: FileReport | None, job: Job) -> None:
+    if on_done is not None:
+        on_done(report or FileReport(job.filename))
 
 
 def worker_count(requested: int, jobs: int) -> int:
@@ -53,12 +73,12 @@ def worker_count(requested: int, jobs: int) -> int:
     return 1 if jobs < PARALLEL_MIN_JOBS else max(1, min(wanted, jobs))
 
 
-def _in_pool(session: _Session, count: int):
-    """Chunks of (compact reports, index entries, result entries), in job order."""
+def _in_pool(session: _Session, count: int) -> Iterable[Part]:
+    """The parts of the pending jobs, chunk by chunk, in order."""
     import multiprocessing
 
     method = "fork" if sys.platform == "linux" else "spawn"
-    total = len(session.jobs)
+    total = len(session.pending)
     size = max(1, -(-total // (count * CHUNKS_PER_WORKER)))
     ranges = [(start, min(start + size, total)) for start in range(0, total, size)]
     context = multiprocessing.get_context(method)
@@ -74,7 +94,7 @@ def _install(session: _Session) -> None:
     _SESSION = session
 
 
-def _run_range(bounds: tuple[int, int]):
+def _run_range(bounds: tuple[int, int]) -> Part:
     return _SESSION.run_range(*bounds)
 
 
@@ -84,61 +104,82 @@ class _Session:
     def __init__(self, jobs: list[Job], cache: Cache | None) -> None:
         self.jobs = jobs
         self.cache = cache
-        self.keys: dict[tuple[int, ...], tuple[tuple[object, ...], bytes | None]] = {}
+        self.pending: list[int] = []  # numbers of the jobs the cache could not answer
+        self.keys: dict[tuple[object, ...], tuple[tuple[object, ...], bytes | None]] = {}
 
-    def run_range(self, start: int, stop: int):
-        """Reports of jobs[start:stop] (None for an empty report) and the new cache entries."""
-        index: dict[int, bytes] = {}
-        results: dict[bytes, bytes | None] = {}
-        compact = []
-        for job in self.jobs[start:stop]:
-            report = self.run_one(job, index, results)
-            empty = not (report.diagnostics or report.notes or report.errors or report.fixed or report.diff)
-            compact.append(None if empty else report)
-        return compact, index, results
-
-    def run_one(self, job: Job, index: dict[int, bytes], results: dict[bytes, bytes | None]) -> FileReport:
-        """One job, answered from the cache when its file and configuration are known."""
-        config = self._configuration(job) if self.cache is not None and job.mode == CHECK else None
+    def known(self, number: int):
+        """The cached report of a job whose file status is unchanged (None: nothing to report),
+        or _MISSING."""
+        job = self.jobs[number]
+        config = self._configuration(job)
         if config is None:
-            return run(job)
+            return _MISSING
         try:
             digest = self.cache.known_digest(os.stat(job.path))
         except OSError:
-            digest = None
-        if digest is not None:
-            cached = self._lookup(config + digest, job.filename)
-            if cached is not None:
-                return cached
+            return _MISSING
+        return _MISSING if digest is None else self._lookup(config + digest, job.filename)
+
+    def run_range(self, start: int, stop: int) -> Part:
+        """Reports of the pending jobs start..stop (None: an empty report), new cache entries."""
+        index: dict[int, bytes] = {}
+        results: dict[bytes, bytes | None] = {}
+        compact: list[FileReport | None] = []
+        for number in self.pending[start:stop]:
+            report = self.run_one(self.jobs[number], index, results)
+            if report is not None and not (report.diagnostics or report.notes or report.errors
+                                           or report.fixed or report.diff):
+                report = None
+            compact.append(report)
+        return compact, index, results
+
+    def run_one(self, job: Job, index: dict[int, bytes],
+                results: dict[bytes, bytes | None]) -> FileReport | None:
+        """One job: read it, and answer from the cache when its content and configuration are known."""
+        config = self._configuration(job)
+        if config is None:
+            return run(job)
         report = FileReport(job.filename)
         loaded = read(job, report)
         if loaded is None:
             return report
         data, status = loaded
         digest = content_digest(data)
-        identity = status_key(status)
+        identity = status_key(status, self.cache.racy)
         if identity is not None:
             index[identity[0]] = identity[1] + digest
         cached = self._lookup(config + digest, job.filename)
-        if cached is not None:
+        if cached is not _MISSING:
             return cached
         process(job, data, report)
         if cacheable(report):
             results[config + digest] = pack(report)
         return report
 
-    def _lookup(self, key: bytes, filename: str) -> FileReport | None:
+    def _lookup(self, key: bytes, filename: str):
+        """The cached report (None: nothing to report), or _MISSING when unknown or damaged."""
         payload = self.cache.results.get(key, _MISSING)
-        return None if payload is _MISSING else unpack(payload, filename)
+        if payload is None or payload is _MISSING:
+            return payload
+        report = unpack(payload, filename)
+        return _MISSING if report is None else report
 
     def _configuration(self, job: Job) -> bytes | None:
-        """The configuration key of a job: every field but its paths (memoised by identity)."""
-        values = tuple(getattr(job, name) for name in job.__dataclass_fields__ if name not in _PATH_FIELDS)
-        identity = tuple(map(id, values))
-        known = self.keys.get(identity)
+        """The configuration key of a job (None: no caching for it): every field but its paths.
+        Memoised: plain values by value, others such as Settings by identity (kept alive in the
+        memo, so an id is never reused for another object)."""
+        if self.cache is None or job.mode != CHECK:
+            return None
+        values = _key_fields(job)
+        memo = tuple([value if type(value) in _BY_VALUE else id(value) for value in values])
+        try:
+            known = self.keys.get(memo)
+        except TypeError:  # a tuple holding something unhashable: key it by identity
+            memo = tuple(map(id, values))
+            known = self.keys.get(memo)
         if known is None:
-            known = self.keys[identity] = (values, configuration_key(values))  # values kept alive
+            known = self.keys[memo] = (values, configuration_key(values))
         return known[1]
 
     def __getstate__(self) -> dict[str, object]:
-        return {"jobs": self.jobs, "cache": self.cache, "keys": {}}
+        return {"jobs": self.jobs, "cache": self.cache, "pending": self.pending, "keys": {}}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Benchmark hipify-guard against `rg -l` on real header trees (not a timed test).
+
+Usage: python bench/run.py [--runs 5] [--scales 1,4,16] [--corpora cuda,torch,both,scaled]
+                           [--tool PATH] [--jobs N] [--out bench/results]
+
+Corpora: `cuda` = /usr/local/cuda/include (CUDA 13 headers), `torch` = the torch wheel's
+`include` folder, `both` = the two together, `scaled` = copies of both (1x, 4x, 16x) under
+bench/corpora/, each copy with its own paths and a first line that makes its bytes differ, so
+no content-keyed cache can share results between copies.
+
+For each corpus it runs, each `--runs` times, every command in its own child process, timing
+the wall clock and reading the child's peak RSS from `os.wait4` (the child's `getrusage`, its
+own pool workers included): `rg -l` with the trigger names of all rules as fixed strings over
+the same files (the floor: one read and a search per file, on every core); the tool cold
+(`--no-cache`) and warm (a primed cache) with one job and with the default (all cores). It
+prints a table of medians and ratios to rg and writes the same as JSON to bench/results/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from hipify_guard.checks import CHECKS  # noqa: E402
+from hipify_guard.discovery import DEFAULT_EXTENSIONS, discover  # noqa: E402
+from hipify_guard.engine import trigger_names  # noqa: E402
+from hipify_guard.settings import Settings  # noqa: E402
+
+CUDA_INCLUDE = Path("/usr/local/cuda/include")
+SCALED = HERE / "corpora" / "scaled"
+
+
+def torch_include() -> Path | None:
+    """The torch wheel's header folder, found without importing torch."""
+    from importlib.util import find_spec
+
+    spec = find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "include"
+    return folder if folder.is_dir() else None
+
+
+def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS in MB of the child and its descendants, exit status) of one run."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss // 1024, child.returncode
+
+
+def repeat(command: list[str], runs: int, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Median and spread of `runs` runs; the peak RSS is the largest seen."""
+    walls, peaks, codes = [], [], set()
+    for _ in range(runs):
+        wall, peak, code = measure(command, env)
+        walls.append(wall)
+        peaks.append(peak)
+        codes.add(code)
+    return {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
+            "peak_rss_mb": max(peaks), "exit_codes": sorted(codes), "runs": runs}
+
+
+def rg_command(paths: list[str]) -> list[str]:
+    """`rg -l` over the files the tool would check, searching for every rule's trigger names."""
+    names = trigger_names(Settings(), sorted(CHECKS))
+    globs = [arg for ext in sorted(DEFAULT_EXTENSIONS) for arg in ("--iglob", f"*.{ext}")]
+    patterns = [arg for name in names for arg in ("-e", name.decode())]
+    return ["rg", "-l", "-F", "--no-config", "--no-ignore", "--hidden", "--no-messages", *globs, *patterns,
+            "--", *paths]
+
+
+def tool_runs(tool: str, paths: list[str], runs: int, jobs: int) -> dict[str, dict[str, object]]:
+    """Cold and warm runs with one job and with `jobs` (0: the default, all cores)."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="hg-bench-cache-") as cache:
+        env = {**os.environ, "HIPIFY_GUARD_CACHE_DIR": cache}
+        for label, job_args in (("j1", ["-j1"]), ("jN", [f"-j{jobs}"] if jobs else [])):
+            base = [tool, "check", "--exit-zero", "-q", *job_args, "--", *paths]
+            results[f"cold_{label}"] = repeat([*base[:2], "--no-cache", *base[2:]], runs, env)
+            measure(base, env)  # prime the cache
+            results[f"warm_{label}"] = repeat(base, runs, env)
+    return results
+
+
+def corpus_facts(paths: list[str]) -> dict[str, int]:
+    """Files and bytes the tool checks under `paths`."""
+    files = [path for _, path in discover(paths)]
+    return {"files": len(files), "bytes": sum(os.path.getsize(path) for path in files)}
+
+
+def bench_corpus(name: str, paths: list[str], tool: str, runs: int, jobs: int) -> dict[str, object]:
+    """All measurements of one corpus."""
+    print(f"== {name}: {' '.join(paths)}", file=sys.stderr, flush=True)
+    entry: dict[str, object] = {"name": name, "paths": paths, **corpus_facts(paths)}
+    entry["rg"] = repeat(rg_command(paths), runs)
+    entry.update(tool_runs(tool, paths, runs, jobs))
+    return entry
+
+
+def generate_scaled(sources: list[str], copies: int) -> list[str]:
+    """Copies c00..c{copies-1} of the checked files of `sources` (made once, reused)."""
+    SCALED.mkdir(parents=True, exist_ok=True)
+    made = []
+    for copy in range(copies):
+        folder = SCALED / f"c{copy:02d}"
+        if not (folder / ".complete").exists():
+            _make_copy(sources, folder, copy)
+        made.append(str(folder))
+    return made
+
+
+def _make_copy(sources: list[str], folder: Path, copy: int) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    for number, source in enumerate(sources):
+        for _, path in discover([source]):
+            target = folder / f"tree{number}_{copy:02d}" / os.path.relpath(path, source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(f"// bench copy {copy}\n".encode() + Path(path).read_bytes())
+    (folder / ".complete").write_text("")
+
+
+def table(entries: list[dict[str, object]]) -> str:
+    """A Markdown table: medians in ms, ratios to rg, peak RSS."""
+    columns = ("cold_jN", "cold_j1", "warm_jN", "warm_j1")
+    lines = ["| corpus | files | MB | rg -l ms | " + " | ".join(f"{c} ms (x rg)" for c in columns)
+             + " | peak RSS MB |", "|" + "---|" * (5 + len(columns))]
+    for entry in entries:
+        floor = entry["rg"]["median_s"]
+        cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x)" for c in columns]
+        peak = max(entry[c]["peak_rss_mb"] for c in columns)
+        lines.append(f"| {entry['name']} | {entry['files']} | {entry['bytes'] / 1e6:.1f} | {floor * 1000:.0f} | "
+                     + " | ".join(cells) + f" | {peak} |")
+    return "\n".join(lines)
+
+
+def growth(entries: list[dict[str, object]]) -> str:
+    """How the scaled trees' cold runs grow with their size, relative to the 1x tree."""
+    scaled = [entry for entry in entries if str(entry["name"]).startswith("scaled")]
+    if len(scaled) < 2:
+        return ""
+    base = scaled[0]
+    lines = []
+    for entry in scaled[1:]:
+        ratios = ", ".join(f"{c} {entry[c]['median_s'] / base[c]['median_s']:.2f}x"
+                           for c in ("cold_jN", "warm_jN"))
+        lines.append(f"{entry['name']} / {base['name']}: bytes {entry['bytes'] / base['bytes']:.2f}x, time {ratios}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--scales", default="1,4,16")
+    parser.add_argument("--corpora", default="cuda,torch,both,scaled")
+    parser.add_argument("--tool", default=str(Path(sys.executable).with_name("hipify-guard")))
+    parser.add_argument("--jobs", type=int, default=0, help="the -j of the parallel runs (0: the default)")
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    options = parser.parse_args()
+    wanted = options.corpora.split(",")
+    torch = torch_include()
+    trees = {"cuda": [str(CUDA_INCLUDE)], "torch": [str(torch)] if torch else []}
+    trees["both"] = trees["cuda"] + trees["torch"]
+    plan = [(name, trees[name]) for name in ("cuda", "torch", "both") if name in wanted and trees[name]]
+    if "scaled" in wanted:
+        scales = [int(s) for s in options.scales.split(",")]
+        copies = generate_scaled(trees["both"], max(scales))
+        plan += [(f"scaled {s}x", copies[:s]) for s in scales]
+    load_before = os.getloadavg()
+    entries = [bench_corpus(name, paths, options.tool, options.runs, options.jobs) for name, paths in plan]
+    report = {"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "load_before": load_before,
+              "load_after": os.getloadavg(), "cpus": os.cpu_count(), "tool": options.tool,
+              "rg_version": subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.split("\n")[0],
+              "corpora": entries}
+    options.out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for target in (options.out / f"bench-{stamp}.json", options.out / "latest.json"):
+        target.write_text(json.dumps(report, indent=2) + "\n")
+    print(table(entries))
+    print(growth(entries))
+    print(f"\nload average before {load_before[0]:.2f}, after {report['load_after'][0]:.2f}; "
+          f"JSON: {options.out / 'latest.json'}")
+
+
+if __name__ == "__main__":
+    main()

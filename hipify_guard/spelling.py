@@ -50,6 +50,7 @@ def known_macros(macros: MacroSet, extra: Iterable[str] = ()) -> frozenset[str]:
     })
 
 
+@lru_cache(maxsize=1 << 16)  # the same names recur in every file of a tree
 def near_miss(name: str, known: frozenset[str]) -> NearMiss | None:
     """The known macro `name` is a near miss of, if any (the closest; ties by name)."""
     if name in known or name in LEGITIMATE:

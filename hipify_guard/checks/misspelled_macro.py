@@ -32,7 +32,9 @@ def misspelled_version_macro(file: FileAnalysis) -> Iterator[Finding]:
     local: set[str] | None = None
     for arm in file.arms:
         condition = file.condition(arm).term
-        if condition is None or not file.reachable_anywhere(arm):
+        if condition is None or not any(near_miss(name, known) for name in condition.names):
+            continue  # (checked before reachability, which costs far more)
+        if not file.reachable_anywhere(arm):
             continue
         for node in walk(condition.node):
             if not isinstance(node, (Identifier, Defined)):

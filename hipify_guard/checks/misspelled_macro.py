@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..analysis import FileAnalysis
@@ -16,6 +17,7 @@ from . import check
 
 # The leading words of the known macros: a misspelling rarely loses all of them.
 LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def settings_known(settings: Settings) -> frozenset[str]:
@@ -31,9 +33,11 @@ def misspelled_version_macro(file: FileAnalysis) -> Iterator[Finding]:
     misses: dict[str, NearMiss | None] = {}
     local: set[str] | None = None
     for arm in file.arms:
+        if not _may_name_a_near_miss(file.data, arm.directive.argument, known):
+            continue  # (a byte test first: parsing and reachability cost far more)
         condition = file.condition(arm).term
         if condition is None or not any(near_miss(name, known) for name in condition.names):
-            continue  # (checked before reachability, which costs far more)
+            continue
         if not file.reachable_anywhere(arm):
             continue
         for node in walk(condition.node):
@@ -47,6 +51,15 @@ def misspelled_version_macro(file: FileAnalysis) -> Iterator[Finding]:
             local = defined_names(file.data, file.scan.directives) if local is None else local
             if node.name not in local and (not miss.by_word or _used_like(condition.node, node, miss, file)):
                 yield _finding(file, node, miss)
+
+
+def _may_name_a_near_miss(data: bytes, span: tuple[int, int], known: frozenset[str]) -> bool:
+    """Whether a word of the directive's argument is a near miss; a continuation (which can
+    splice a name) or a non-ASCII byte always says maybe. Every name of the condition is a word."""
+    text = data[span[0] : span[1]]
+    if b"\\" in text or not text.isascii():
+        return True
+    return any(near_miss(word, known) for word in set(_WORD.findall(text.decode("ascii"))))
 
 
 def _used_like(root: Node, node: Node, miss: NearMiss, file: FileAnalysis) -> bool:

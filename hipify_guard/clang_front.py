@@ -103,7 +103,7 @@ def load() -> Any:
 
 
 def _describe(error: Exception) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
+    text = " ".join(str(error).split()).split(". To provide a path to libclang")[0] or type(error).__name__
     where = os.environ.get("LIBCLANG_LIBRARY_PATH")
     if isinstance(error, ImportError):
         text = "the Python package `libclang` is not installed"

@@ -21,7 +21,7 @@ from .code_tokens import declared_names, identifiers, segments
 from .groups import Arm
 from .mapping import ApiFact, load_table
 from .platforms import satisfiable
-from .rocm_versions import EVERY, Version, earliest, version_macros
+from .rocm_versions import EVERY, Version, earliest
 
 _CACHE: weakref.WeakKeyDictionary[FileAnalysis, BranchApis] = weakref.WeakKeyDictionary()
 
@@ -65,11 +65,6 @@ class BranchApis:
     def is_guarded(self, arm: Arm) -> bool:
         """Whether the arm's path condition names a CUDA version macro or a ROCm macro."""
         return any(item.names & self.guard_macros for item, _ in self.file.path(arm))
-
-    def is_versioned(self, arm: Arm) -> bool:
-        """Whether the arm's path condition tests a ROCm version macro (ROCM_VERSION, HIP_VERSION...)."""
-        names = version_macros(self.file.settings.macros)
-        return any(item.names & names for item, _ in self.file.path(arm))
 
     def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
         """Mapped names in the arm's own code (nested conditionals excluded), in file order."""

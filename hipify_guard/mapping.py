@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from importlib import resources
@@ -15,7 +14,6 @@ TSV_NAME = "hipify_map.tsv"
 # Names whose length differs more than this from the query are not "did you mean" candidates.
 _NEAR_LENGTH_SLACK = 3
 _NEAR_CUTOFF = 0.8
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # HIP names that are C/C++ keywords (a CUDA handle type that HIP spells `int`): never an API use.
 _KEYWORDS = frozenset({"bool", "char", "double", "float", "int", "long", "short", "signed", "unsigned", "void"})
 
@@ -153,19 +151,22 @@ class MappingTable:
         names: dict[str, tuple[str | None, str | None]] = {}
         for line in self._lines:
             cuda, _, _, hip, added = line.split("\t", _HIP_ADDED_COLUMN + 1)[: _HIP_ADDED_COLUMN + 1]
-            for name, target in ((cuda, hip or None), (hip, hip)):
-                if name and name not in _KEYWORDS and _IDENTIFIER.fullmatch(name):
-                    names[name] = _merge(names.get(name), target, added or None)
+            _add(names, cuda, hip or None, added or None)
+            if hip:
+                _add(names, hip, hip, added or None)
         return {name.encode(): ApiFact(name, *fact) for name, fact in names.items()}
 
     @functools.cached_property
     def newest_hip(self) -> tuple[int, int, int]:
-        """The newest HIP version the table records: the HIP release its HIPIFY snapshot knows.
+        """The newest HIP version the table records: the release its HIPIFY snapshot was made for.
 
-        "Unsupported" means "not in HIP up to this version"; the table cannot judge later releases.
+        "Unsupported" means "not in HIP as far as the snapshot knows". The snapshot of the shipped
+        table predates that release (HIPIFY's HIP_LATEST = 6.3.0, committed 2024-10-24), so it
+        does not know all of it, and nothing of later ones.
         """
-        versions = (fact.added_version for fact in self.api_facts.values() if fact.added is not None)
-        return max(versions, default=(0, 0, 0))
+        versions = {fact.added for fact in self.api_facts.values()} - {None}
+        newest = max(versions, key=version_tuple, default="0.0.0")
+        return ApiFact("", None, newest).added_version
 
     def _entry(self, index: int) -> ApiEntry:
         """The entry of data row `index`, made on first use."""
@@ -197,16 +198,17 @@ class MappingTable:
         return {length: tuple(group) for length, group in groups.items()}
 
 
-def _merge(known: tuple[str | None, str | None] | None, hip: str | None,
-           added: str | None) -> tuple[str | None, str | None]:
-    """Combine two rows of one name: supported if either is, the earliest `added`."""
+def _add(names: dict[str, tuple[str | None, str | None]], name: str, hip: str | None, added: str | None) -> None:
+    """Record one row of `name` (HIP name `hip` or None): supported if any row is, the earliest `added`."""
+    if not (name.isidentifier() and name.isascii()) or name in _KEYWORDS:
+        return
+    known = names.get(name)
     if known is None:
-        return hip, added if hip else None
-    old_hip, old_added = known
-    if hip is None:
-        return known
-    versions = [v for v in (old_added, added) if v is not None]
-    return old_hip or hip, min(versions, key=version_tuple) if versions else None
+        names[name] = (hip, added if hip else None)
+    elif hip is not None:
+        old_hip, old_added = known
+        versions = [v for v in (old_added, added) if v is not None]
+        names[name] = (old_hip or hip, min(versions, key=version_tuple) if versions else None)
 
 
 def _positions(keys: Iterable[str]) -> dict[str, tuple[int, ...]]:

@@ -42,11 +42,6 @@ _SCALES: dict[str, tuple[Callable[[Version], int], Callable[[int], Version]]] = 
 _PARTS = {"HIP_VERSION_MINOR": 1, "HIP_VERSION_PATCH": 2}
 
 
-def version_macros(macros: MacroSet) -> frozenset[str]:
-    """The ROCm version macros the sweep gives values to."""
-    return frozenset((*_SCALES, *_PARTS, "ROCM_VERSION", macros.rocm_version_macro))
-
-
 def version_text(version: Version) -> str:
     """`6.2.0` style."""
     return ".".join(map(str, version))

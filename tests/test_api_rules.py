@@ -13,6 +13,7 @@ from hipify_guard.checks import CHECKS
 from hipify_guard.checks.api_mapping import guard_macros
 from hipify_guard.code_tokens import declared_names, identifiers, segments
 from hipify_guard.engine import check
+from hipify_guard.mapping import ApiFact, load_table
 from hipify_guard.rocm_versions import EVERY, earliest
 from hipify_guard.settings import Policy, Settings
 
@@ -25,6 +26,20 @@ def analysis(text: str, **settings) -> FileAnalysis:
 
 def found(text: str, code: str, **settings) -> list[str]:
     return [f.message for f in check(analysis(text, **settings), [code])]
+
+
+# --- what the rules know about a name -------------------------------------------------------
+
+
+def test_api_facts_of_cuda_and_hip_names() -> None:
+    table = load_table()
+    facts = table.api_facts
+    assert facts[b"cudaMalloc"] == ApiFact("cudaMalloc", "hipMalloc", "1.5.0")
+    assert facts[b"hipMalloc"] == ApiFact("hipMalloc", "hipMalloc", "1.5.0")
+    assert facts[b"cudaStreamGetId"].unsupported and facts[b"cudaStreamGetId"].added_version is None
+    assert facts[b"hipGraphNodeSetParams"].added_version == (6, 3, 0)
+    assert b"int" not in facts  # cusolver_int_t maps to `int`, which is no API
+    assert table.newest_hip == (6, 3, 0)
 
 
 # --- tokens of code -------------------------------------------------------------------------
@@ -136,6 +151,24 @@ def test_hg203_on_every_rocm_needs_min_rocm() -> None:
     assert found(EVERY_ROCM, "HG203", min_rocm=(6, 3, 0)) == []
 
 
+def test_hg203_branch_for_old_rocm_is_judged_against_min_rocm() -> None:
+    text = ("#if defined(USE_ROCM) && ROCM_VERSION >= 60000\n#elif defined(USE_ROCM)\n"
+            "#define FLAGS(e, f) cudaGraphExecGetFlags(e, f)\n#endif\n")  # taken below ROCm 6.0
+    assert found(text, "HG203") == []
+    (message,) = found(text, "HG203", min_rocm=(5, 7, 0))
+    assert "`cudaGraphExecGetFlags` needs HIP 6.3.0" in message and "the `#elif` on line 2" in message
+
+
+def test_min_rocm_from_the_project_configuration(tmp_path) -> None:
+    (tmp_path / "hipify-guard.toml").write_text('min-rocm = "5.7"\n')
+    (tmp_path / "a.cu").write_text(EVERY_ROCM)
+    result = run_cli("check", "--select", "HG203", "--output-format", "json", "a.cu", cwd=tmp_path)
+    assert result.code == 1, result.stderr
+    (finding,) = result.json()
+    assert finding["code"] == "HG203" and "min-rocm is 5.7.0" in finding["message"]
+    assert finding["location"] == {"row": 2, "column": 12}
+
+
 def test_hg203_ignores_apis_not_newer_than_the_guard() -> None:
     text = ISSUE_GUARD + "void f() { cudaMalloc(0, 0); cudaGraphUpload(0, 0); }\n#endif\n"  # 1.5.0, 5.3.0
     assert [m.split("`")[1] for m in found(text, "HG203")] == ["cudaGraphUpload"]
@@ -146,7 +179,8 @@ def test_hg204_needs_a_rocm_release_the_table_describes() -> None:
     text = ("#if (defined(CUDA_VERSION) && CUDA_VERSION >= 11030) || defined(USE_ROCM)\n"
             "void f() { cudaStreamGetId(0, 0); }\n#endif\n")
     assert len(found(text, "HG204")) == 1
-    assert found(text, "HG204", min_rocm=(7, 0, 0)) == []  # the table is HIPIFY for ROCm 6.3.0
+    assert len(found(text, "HG204", min_rocm=(6, 2, 0))) == 1
+    assert found(text, "HG204", min_rocm=(6, 3, 0)) == []  # the table is HIPIFY made for ROCm 6.3.0
 
 
 def test_unguarded_code_is_not_judged() -> None:
@@ -166,12 +200,12 @@ def test_triggers_are_the_macros_that_make_a_branch_guarded() -> None:
 
 def test_raise_fix_falls_back_when_the_constant_cannot_simply_be_replaced(tmp_path) -> None:
     source = tmp_path / "a.cu"
-    source.write_text("#if (defined(USE_ROCM) && ROCM_VERSION >= 50000) || defined(FOO)\n"
+    source.write_text("#if defined(USE_ROCM) && (ROCM_VERSION >= 50000 || HIP_VERSION >= 50000000)\n"
                       "void f() { cudaGraphExecGetFlags(0, 0); }\n#endif\n")
     result = run_cli("check", "--select", "HG203", "--fix", "--unsafe-fixes", str(source))
     assert result.code == 0, result.stdout + result.stderr
     assert source.read_text().splitlines()[0] == (
-        "#if ((defined(USE_ROCM) && ROCM_VERSION >= 50000) || defined(FOO)) "
+        "#if defined(USE_ROCM) && (ROCM_VERSION >= 50000 || HIP_VERSION >= 50000000) "
         "&& (!defined(USE_ROCM) || ROCM_VERSION >= 60300)")
 
 

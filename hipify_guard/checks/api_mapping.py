@@ -42,8 +42,8 @@ def api_newer_than_rocm_guard(file: FileAnalysis) -> Iterator[Finding]:
         if not newer:
             continue
         start = facts.rocm_from(arm, floor)
-        if start is None or (start == EVERY and min_rocm is None and not facts.is_versioned(arm)):
-            continue  # not taken on a supported ROCm, or on every ROCm with no version test or minimum
+        if start is None or (start == EVERY and min_rocm is None):
+            continue  # not taken on a supported ROCm, or taken from the oldest ROCm with no minimum set
         too_new = [u for u in newer if u.fact.added_version > start]
         if too_new:
             target = max(u.fact.added_version for u in too_new)
@@ -56,8 +56,9 @@ def api_newer_than_rocm_guard(file: FileAnalysis) -> Iterator[Finding]:
 def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
     """A branch compiled on CUDA and on ROCm uses a CUDA API that HIP does not have.
 
-    Only ROCm releases the table describes count: a branch taken on ROCm only from a release
-    newer than the table's HIPIFY snapshot (6.3.0) cannot be judged by it.
+    Only ROCm releases the table fully describes count: its HIPIFY snapshot was taken while
+    6.3.0 (its newest HIP version) was being made, so a branch that ROCm takes only from that
+    release or a later one cannot be judged by it.
     """
     facts = branch_apis(file)
     newest = load_table().newest_hip
@@ -67,8 +68,8 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
             continue  # ROCm-only branches are written for HIP (see the rule page)
         models = file.reachable_on_rocm(arm, inside=True)
         start = facts.rocm_from(arm, file.settings.min_rocm or EVERY) if models else None
-        if start is None or start > newest:
-            continue  # not compiled on a ROCm that the table describes
+        if start is None or start >= newest:
+            continue  # not compiled on a ROCm that the table fully describes
         where = ", ".join(model.title for model in models)
         if start != EVERY:
             where = f"{version_text(start)} and newer; {where}"
@@ -83,8 +84,6 @@ def _newer_message(file: FileAnalysis, arm: Arm, use: ApiUse, start: Version) ->
     added = f"HIP {fact.added}" if fact.hip == fact.name else f"HIP {fact.added} (`{fact.hip}`)"
     if start == file.settings.min_rocm:
         taken = f"on every ROCm the project supports (min-rocm is {version_text(start)})"
-    elif start == EVERY:
-        taken = "on ROCm with no lower version bound"
     else:
         taken = f"on ROCm {version_text(start)} and newer"
     return f"`{fact.name}` needs {added}, but {_guard(file, arm)} takes this branch {taken}{_policy_hint(file, arm)}"

@@ -36,12 +36,12 @@ inline void trim(int device) {
 #endif
 #endif
 
-// An #elif after a ROCm 6.0 test is taken on ROCm below 6.0, with no lower bound; a #define's
-// body is code of its branch.
+// An #elif after a ROCm 6.0 test is taken on ROCm below 6.0: from the oldest ROCm on, so (like
+// #ifdef USE_ROCM) only judged when min-rocm is set.
 #if defined(USE_ROCM) && ROCM_VERSION >= 60000
 #define HAVE_NEW 1
 #elif defined(USE_ROCM) && defined(ROCM_VERSION)
-#define GRAPH_FLAGS(exec, flags) cudaGraphExecGetFlags(exec, flags)  // expect: HG203
+#define GRAPH_FLAGS(exec, flags) cudaGraphExecGetFlags(exec, flags)
 #endif
 
 // No version test on the ROCm side and no min-rocm setting: not reported.

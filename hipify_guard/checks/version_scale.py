@@ -20,14 +20,18 @@ def _scaled_macros(settings: Settings) -> list[str]:
 def version_scale_mismatch(file: FileAnalysis) -> Iterator[Finding]:
     """`HIP_VERSION >= 403`, `CUDA_VERSION >= 12`, `ROCM_VERSION >= 50200000`, ..."""
     table = scales(file.settings.macros.rocm_version_macro)
+    names = [name.encode() for name in table]
     for arm in file.arms:
-        condition = file.condition(arm).term
-        if condition is None or not condition.names & table.keys() or not file.reachable_anywhere(arm):
+        start, end = arm.directive.argument
+        if not any(name in file.data[start:end] for name in names):  # cheap: before parsing
             continue
-        for item in comparisons(condition.node):
-            scale = table.get(item.macro.name)
-            if scale is not None and not scale.plausible(item.constant.value):
-                yield _finding(file, item, scale)
+        condition = file.condition(arm).term
+        if condition is None or not condition.names & table.keys():
+            continue
+        wrong = [(item, table[item.macro.name]) for item in comparisons(condition.node)
+                 if item.macro.name in table and not table[item.macro.name].plausible(item.constant.value)]
+        if wrong and file.reachable_anywhere(arm):  # reachability last: it costs the most
+            yield from (_finding(file, item, scale) for item, scale in wrong)
 
 
 def _finding(file: FileAnalysis, item: Comparison, scale: Scale) -> Finding:

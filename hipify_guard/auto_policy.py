@@ -51,6 +51,11 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str) -> Fix | None:
         reason = f"HIP has every API the branch uses by ROCm {version_text(min_rocm)} (min-rocm)"
     else:
         reason = f"HIP has every API the branch uses ({_names(uses)}; no HIP version recorded)"
+    unknown = branch_apis(file).group_unmapped(arm)
+    if unknown:
+        shown = ", ".join(f"`{name}`" for name in unknown[:_SHOWN])
+        more = f" and {len(unknown) - _SHOWN} more" if len(unknown) > _SHOWN else ""
+        reason += f"; not in the table, so not judged: {shown}{more}"
     return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
                      message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}")
 

@@ -13,6 +13,7 @@ The facts are computed once per FileAnalysis and shared by HG203, HG204 and `--p
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from .mapping import ApiFact, load_table
 from .platforms import satisfiable
 from .rocm_versions import EVERY, Version, earliest
 
+# Prefixes of CUDA-ecosystem APIs, mapped or not (NVML, NCCL, cuDSS... are not in HIPIFY's tables).
+_CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]|NCCL_|cudss[A-Z]|nvrtc[A-Z]")
 _CACHE: weakref.WeakKeyDictionary[FileAnalysis, BranchApis] = weakref.WeakKeyDictionary()
 
 
@@ -83,15 +86,30 @@ class BranchApis:
         return self._uses[key]
 
     def group_uses(self, arm: Arm) -> tuple[ApiUse, ...]:
-        """Uses in the arm's whole group: its own code, and every nested branch that some ROCm
-        model would compile were the arm itself taken on ROCm (its own condition dropped)."""
-        found = list(self.uses(arm))
+        """Uses in the arm's whole group (`group_arms`), in file order."""
+        found = [use for member in self.group_arms(arm) for use in self.uses(member)]
+        return tuple(sorted(found, key=lambda use: use.start))
+
+    def group_unmapped(self, arm: Arm) -> list[str]:
+        """CUDA-looking names in the arm's whole group that the table does not know (NVML, NCCL...)."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        unknown = _Unmapped(load_table().api_facts)
+        found = {name.decode() for member in self.group_arms(arm)
+                 for start, end in self._segments.get(member.directive.hash, ())
+                 for _, name in identifiers(self.file.data, start, end, unknown)}
+        return sorted(found)
+
+    def group_arms(self, arm: Arm) -> list[Arm]:
+        """The arm, and every nested arm that some ROCm model would compile were the arm itself
+        taken on ROCm (its own condition dropped from their path)."""
         own = self.file.condition(arm).term
+        found = [arm]
         for nested in self._descendants(arm):
             path = [(item, wanted) for item, wanted in self.file.path(nested) if item is not own]
             if self._reachable_on_rocm(path):
-                found += self.uses(nested)
-        return tuple(sorted(found, key=lambda use: use.start))
+                found.append(nested)
+        return found
 
     def rocm_from(self, arm: Arm, floor: Version = EVERY) -> Version | None:
         """The lowest ROCm release >= floor whose build (under some ROCm model) takes the arm's group."""
@@ -115,6 +133,16 @@ def _inside(arm: Arm | None, ancestor: Arm) -> bool:
             return True
         arm = arm.conditional.parent
     return False
+
+
+class _Unmapped:
+    """Contains the CUDA-looking names that are not in the table."""
+
+    def __init__(self, facts: dict[bytes, ApiFact]) -> None:
+        self.facts = facts
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, bytes) and name not in self.facts and _CUDA_LIKE.match(name) is not None
 
 
 def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:

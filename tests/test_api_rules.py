@@ -230,10 +230,31 @@ def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
     assert fix.expectation.rocm == "true" and "by ROCm 6.0.0 (min-rocm)" in fix.message
 
 
+def test_auto_names_what_the_table_cannot_judge() -> None:
+    fix = auto_fix("_(nvmlDeviceGetGpuFabricInfoV); local_helper()")
+    assert fix.expectation.rocm == "true"
+    assert fix.message.endswith("not in the table, so not judged: `nvmlDeviceGetGpuFabricInfoV`")
+
+
 def test_auto_excludes_rocm_for_an_api_hip_lacks() -> None:
     fix = auto_fix("cudaStreamGetId(0, 0); cudaGraphUpload(0, 0)")
     assert fix.applicability == "safe" and fix.expectation.rocm == "false"
     assert "`cudaStreamGetId`" in fix.message and "HIP does not have" in fix.message
+
+
+def test_auto_fix_end_to_end(tmp_path) -> None:
+    """The issue's done-when: rocm-min of the API's HIP version, or exclusion of ROCm."""
+    source = tmp_path / "a.cu"
+    source.write_text("#if defined(CUDA_VERSION) && CUDA_VERSION >= 12000\n"
+                      "void f() { cudaGraphInstantiateWithParams(0, 0, 0); }\n#endif\n"
+                      "#if defined(CUDA_VERSION) && CUDA_VERSION >= 11030\n"
+                      "void g() { cudaStreamGetId(0, 0); }\n#endif\n")
+    result = run_cli("check", "--policy", "auto", "--fix", "--unsafe-fixes", str(source))
+    assert result.code == 0, result.stdout + result.stderr
+    lines = source.read_text().splitlines()
+    assert lines[0] == ("#if (defined(CUDA_VERSION) && CUDA_VERSION >= 12000) || "
+                        "(defined(USE_ROCM) && ROCM_VERSION >= 60200)")
+    assert lines[3] == "#if defined(CUDA_VERSION) && CUDA_VERSION >= 11030 && !defined(USE_ROCM)"
 
 
 # --- hipify-guard map -----------------------------------------------------------------------

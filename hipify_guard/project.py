@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
@@ -39,6 +40,7 @@ class Project:
         self._loaded: dict[str | None, Options] = {}
         self._settings: dict[int, Settings] = {}
         self._exclusions: dict[int, list[Exclusion]] = {}
+        self._selected: dict[int, tuple[str, ...]] = {}
 
     def options(self, path: str) -> Options:
         """The options for a file (or folder) at `path`: its folder's closest configuration."""
@@ -74,8 +76,14 @@ class Project:
 
     def codes(self, path: str, options: Options) -> tuple[str, ...]:
         """The rules enabled for the file at `path`: selection minus its per-file-ignores."""
-        selected = Selection(options.select, options.ignore, options.extend_select).codes(sorted(self.known_codes))
-        dropped = [codes for patterns, codes in options.per_file_ignores if _matches(patterns, path)]
+        key = id(options)
+        if key not in self._selected:
+            selection = Selection(options.select, options.ignore, options.extend_select)
+            self._selected[key] = tuple(selection.codes(sorted(self.known_codes)))
+        selected = self._selected[key]
+        dropped = [codes for patterns, codes in options.per_file_ignores if _exclusion(patterns)(path, False)]
+        if not dropped:
+            return selected
         return tuple(code for code in selected
                      if not any(c == "ALL" or code.startswith(c) for group in dropped for c in group))
 
@@ -84,7 +92,7 @@ class Project:
         options = self.options(path)
         key = id(options)
         if key not in self._exclusions:
-            self._exclusions[key] = [Exclusion(p.patterns, p.base) for p in (*options.exclude, *options.extend_exclude)]
+            self._exclusions[key] = [_exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
         return any(exclusion(path, is_dir) for exclusion in self._exclusions[key])
 
     def extensions(self, roots: Sequence[str]) -> frozenset[str]:
@@ -132,8 +140,9 @@ def with_project_defines(jobs: list[Job]) -> list[Job]:
     return [replace(job, settings=updated[job.settings]) if job.settings in updated else job for job in jobs]
 
 
-def _matches(patterns: Patterns, path: str) -> bool:
-    return Exclusion(patterns.patterns, patterns.base)(path, False)
+@lru_cache(maxsize=256)
+def _exclusion(patterns: Patterns) -> Exclusion:
+    return Exclusion(patterns.patterns, patterns.base)
 
 
 def _extension(name: str) -> str:

@@ -2,8 +2,8 @@
 
 A name is a near miss of a known macro when it is one edit away (two for long names; an edit
 is an insertion, deletion, substitution or swap of adjacent characters) and keeps the known
-name's leading word (`CUDA` in `CUDA_VERSION`), or when it has the known name's words with one
-word replaced (`CUDART_RUNTIME` for `CUDART_VERSION`); the caller decides whether such a
+name's leading word (`CUDA` in `CUDA_VERSION`), when only its underscores differ (`__CUDA_ARCH`),
+or when it has the known name's words with one word replaced (`CUDART_RUNTIME` for `CUDART_VERSION`); the caller decides whether such a
 word-level near miss is used like the known macro. Real, unrelated macros that happen to be
 near (`CUDNN_VERSION`, `__CUDACC_RTC__`) are never near misses.
 """
@@ -64,10 +64,14 @@ def near_miss(name: str, known: frozenset[str]) -> NearMiss | None:
         if lead != words[0] and (min(len(lead), len(words[0])) < 4 or edit_distance(lead, words[0], 1) > 1):
             continue
         for intended, intended_words, limit in entries:
-            if abs(len(intended) - len(name)) <= limit:
+            if words == intended_words and name.startswith("_") == intended.startswith("_"):
+                distance = 1  # only underscores differ: `__CUDA_ARCH`, `__CUDA__ARCH__`
+            elif abs(len(intended) - len(name)) <= limit:
                 distance = edit_distance(name, intended, limit)
-                if distance <= limit and (best is None or (distance, intended) < best):
-                    best = (distance, intended)
+            else:
+                continue
+            if distance <= limit and (best is None or (distance, intended) < best):
+                best = (distance, intended)
             if by_word is None and lead == words[0] and _one_word_replaced(words, intended_words):
                 by_word = intended
     if best is not None:
@@ -103,20 +107,27 @@ def _one_word_replaced(a: list[str], b: list[str]) -> bool:
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance of `a` and `b`, or `limit + 1` when it exceeds `limit`."""
+    """Optimal-string-alignment distance of `a` and `b`, or `limit + 1` when it exceeds `limit`.
+
+    Only the band |i - j| <= limit of the table is computed: cells outside it exceed the limit.
+    """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    if a == b:
+        return 0
+    over = limit + 1
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [j if j <= limit else over for j in range(len(b) + 1)]
     for i, char in enumerate(a, start=1):
-        current = [i] + [0] * len(b)
-        for j, other in enumerate(b, start=1):
-            cost = char != other
-            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        current = [over] * (len(b) + 1)
+        current[0] = i if i <= limit else over
+        for j in range(max(1, i - limit), min(len(b), i + limit) + 1):
+            other = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
             if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
                 value = min(value, previous2[j - 2] + 1)
-            current[j] = value
+            current[j] = min(value, over)
         if min(current) > limit:
-            return limit + 1
+            return over
         previous2, previous = previous, current
-    return min(previous[-1], limit + 1)
+    return min(previous[-1], over)

@@ -1,12 +1,18 @@
 """Hypothesis strategies for `#if` expressions, in the dialect an oracle understands.
 
 GCC reads the whole C++ preprocessor grammar. pcpp (driven through the verifier's
-normalisation, `hipify_guard.verify.pcpp_value`) computes `%` with Python's floored modulo,
-rejects negative shift counts, multi-character and `u`/`U`/`u8` character literals, reads
-`'\\377'` as 255, and gives a comparison of unsigned operands an unsigned type (C: int, so
-`(1u < 0) - 1` is -1), and groups `a ? b : c ? d : e` from the left: its dialect leaves
-those out, has no unsigned values at all, and parenthesises every `?:`. Every expression is free of division by
-zero: a divisor is always written `((...) | 1)`.
+normalisation, `hipify_guard.verify.pcpp_value`) has its own limits, so its dialect leaves
+them out:
+
+- `%` is Python's floored modulo (`-7 % 2` is 1, C says -1): no `%`;
+- `/` divides in floating point (inexact above 2**53): only values below 2**32 are divided;
+- a comparison of unsigned operands has an unsigned type (C: int, so `(1u < 0) - 1` is -1):
+  no unsigned values at all;
+- `a ? b : c ? d : e` groups from the left: every `?:` is parenthesised;
+- negative shift counts, multi-character and `u`/`U`/`u8` character literals are rejected, and
+  `'\\377'` is 255: shift counts are `& 63`, and the characters are plain ASCII ones.
+
+Every expression is free of division by zero: a divisor is always written `((...) | 1)`.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ class Dialect:
     unary_ops: tuple[str, ...]
     chars: tuple[str, ...]
     free_shift_counts: bool
+    exact_division: bool  # `/` on any 64-bit value (pcpp divides in floating point: inexact above 2**53)
     unsigned: bool  # unsigned literals (a `u` suffix, or too large for a signed type)
     bare_ternaries: bool  # `?:` without parentheses
 
@@ -44,9 +51,9 @@ _COMMON_CHARS = ("'a'", "'0'", "'\\n'", "'\\t'", "'\\0'", "'\\x41'", "'\\''", "'
 
 GCC = Dialect("gcc", (*_COMMON_BINARY, "%"), _COMMON_UNARY,
               (*_COMMON_CHARS, "'\\377'", "'\\x80'", "'ab'", "'abcd'", "u'x'", "U'x'", "u8'a'", "L'\\xff'"),
-              free_shift_counts=True, unsigned=True, bare_ternaries=True)
-PCPP = Dialect("pcpp", _COMMON_BINARY, _COMMON_UNARY, _COMMON_CHARS, free_shift_counts=False, unsigned=False,
-               bare_ternaries=False)
+              free_shift_counts=True, exact_division=True, unsigned=True, bare_ternaries=True)
+PCPP = Dialect("pcpp", _COMMON_BINARY, _COMMON_UNARY, _COMMON_CHARS,
+               free_shift_counts=False, exact_division=False, unsigned=False, bare_ternaries=False)
 
 _SUFFIXES = ("", "u", "U", "l", "L", "ul", "lu", "UL", "LU", "uL", "Lu", "ll", "LL", "ull", "llu",
              "ULL", "LLU", "uLL", "LLu", "Ull", "llU")
@@ -106,9 +113,11 @@ def _binary(dialect: Dialect, operand: st.SearchStrategy[str]) -> st.SearchStrat
     def build(draw: st.DrawFn) -> str:
         left, op, right = draw(operand), draw(st.sampled_from(dialect.binary_ops)), draw(operand)
         if op in ("/", "%"):
-            right = f"(({right}) | 1)"  # never zero
+            right = f"(({right}) | 1)"  # never zero, whatever the precedence around it
+            if not dialect.exact_division:  # the operands must be exactly these: parenthesise
+                return f"((({left}) & 4294967295) {op} {right})"
         elif op in ("<<", ">>") and not dialect.free_shift_counts:
-            right = f"(({right}) & 63)"
+            return f"({left} {op} (({right}) & 63))"
         return _maybe_parenthesised(draw, f"{left} {op} {right}")
 
     return build()

@@ -92,6 +92,7 @@ class Cache:
         self.folder = folder
         self.index_path = folder / "index"
         self.results_path = folder / f"results-{tool_key()}"
+        self._loaded = {path: _identity(path) for path in (self.index_path, self.results_path)}  # before loading
         self.index: dict[int, bytes] = _load(self.index_path)
         self.results: dict[bytes, bytes | None] = _load(self.results_path)
         self.new_index: dict[int, bytes] = {}
@@ -113,10 +114,11 @@ class Cache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             _mark(self.folder)
-            if self.new_index:
-                _merge_save(self.index_path, self.new_index)
-            if self.new_results:
-                _merge_save(self.results_path, self.new_results)
+            for path, loaded, new in ((self.index_path, self.index, self.new_index),
+                                      (self.results_path, self.results, self.new_results)):
+                if new:
+                    unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
+                    _merge_save(path, new, loaded if unchanged else None)
         except OSError:
             pass
 
@@ -237,9 +239,19 @@ def _load(path: Path) -> dict:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def _merge_save(path: Path, entries: dict) -> None:
-    """Write the file's current entries plus `entries` atomically (temporary file, then rename)."""
-    merged = _load(path)
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    """What tells whether another run replaced a cache file since we loaded it."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_mtime_ns, status.st_size
+
+
+def _merge_save(path: Path, entries: dict, current: dict | None = None) -> None:
+    """Write the file's entries (`current` when nothing replaced it since it was loaded, else
+    read again) plus `entries`, atomically (temporary file, then rename)."""
+    merged = _load(path) if current is None else current
     if len(merged) + len(entries) > MAX_ENTRIES:
         merged = {}
     merged.update(entries)

@@ -19,7 +19,7 @@ CHECK, FIX, DIFF = "check", "fix", "diff"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a 180,000-file tree makes as many jobs
 class Job:
     """One file to process, with everything that decides how."""
 

@@ -3,6 +3,7 @@ cached and uncached; the cache is really used, notices changed files and heals w
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -200,3 +201,22 @@ def test_jobs_and_settings_pickle() -> None:
     assert settings.rocm_models and settings.cuda  # fill the cached properties
     job = Job("a.cu", "a.cu", settings, ("HG101",))
     assert pickle.loads(pickle.dumps(job)) == job
+
+
+def test_concurrent_runs_share_one_cache(tree: Path, tmp_path: Path) -> None:
+    """Runs that read and write the same cache at once all answer right and leave it loadable."""
+    cache = tmp_path / "cache"
+    truth = _check(tree, cache, "-j1", "--no-cache")
+    environment = {**os.environ, "NO_COLOR": "1", "HIPIFY_GUARD_CACHE_DIR": str(cache)}
+    from conftest import console_script
+
+    runs = [subprocess.Popen([*console_script(), "check", ".", "--output-format", "json", "-j1", *extra],
+                             cwd=tree, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for extra in ((), ("filler",), (), ("rules",))]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert json.loads(outputs[0][0]) == json.loads(outputs[2][0]) == truth[1]
+    assert [run.returncode for run in runs] == [truth[0], 1, truth[0], 1]
+    for path in [cache / "index", *cache.glob("results-*")]:
+        assert isinstance(pickle.loads(path.read_bytes()), dict)
+    assert not list(cache.glob(".*.*"))  # no temporary file left behind
+    assert _check(tree, cache, "-j2") == truth

@@ -13,7 +13,7 @@ from .baseline import BaselineError, only_new, read_baseline, write_baseline
 from .config import ConfigError
 from .diagnostics import FileReport
 from .formatters import FORMATTERS, RenderOptions
-from .inputs import Inputs
+from .inputs import Inputs, MissingPath
 from .map_command import map_command
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .project import Project, command_line_overrides
@@ -93,7 +93,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     try:
         inputs = Inputs.from_command_line(paths, stdin_filename, exclude + extend_exclude, force_exclude)
         known = read_baseline(baseline_file) if baseline_file else None
-    except (ArgfileError, BaselineError) as error:
+    except (ArgfileError, BaselineError, MissingPath) as error:
         raise UsageError(str(error)) from None
     inputs.excluder, inputs.extensions = project.excluded, project.extensions(inputs.paths)
     try:

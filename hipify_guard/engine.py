@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -62,16 +63,26 @@ def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None 
 
 
 def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, unsafe: bool) -> FixResult:
-    """Apply verified fixes until none is left (or MAX_FIX_ROUNDS), then check the result."""
+    """Apply verified fixes until none is left (or MAX_FIX_ROUNDS), then check the result.
+
+    A fix is applied at most once per rule and place: a finding that comes back after its fix
+    is reported as a tool error instead of being fixed again and again.
+    """
     allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
     result = FixResult(data)
+    fixed: set[tuple[str, str, int, int]] = set()
     for round_number in range(MAX_FIX_ROUNDS + 1):
         file = FileAnalysis(path, result.data, settings)
         findings = check(file, codes)
         result.analysis, result.remaining = file, findings
         if round_number == MAX_FIX_ROUNDS or _unreadable(file):
             break
-        chosen = _non_overlapping([f for f in findings if f.fix and f.fix.applicability in allowed])
+        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed]
+        returned = [f for f in candidates if _place(file, f) in fixed]
+        if returned:
+            line = file.lines.line_of(returned[0].start)
+            result.error = f"the fix for {returned[0].code} at line {line} did not resolve it; not applied again"
+        chosen = _non_overlapping([f for f in candidates if _place(file, f) not in fixed])
         if not chosen:
             break
         edits = [edit for finding in chosen for edit in finding.fix.edits]
@@ -82,9 +93,22 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
             original = FileAnalysis(path, data, settings)
             return FixResult(data, [], check(original, codes), original,
                              error=f"fix not applied, it could not be verified: {error}")
+        fixed.update(_place(file, f) for f in chosen)
         result.data = new
         result.applied += chosen
     return result
+
+
+def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:
+    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or line.
+
+    Verified fixes never add or remove directives, so ordinals are stable across rounds.
+    """
+    directives = file.scan.directives
+    index = bisect.bisect_right([d.hash for d in directives], finding.start) - 1
+    if index >= 0 and finding.start <= directives[index].end:
+        return finding.code, finding.fix.message, index, -1
+    return finding.code, finding.fix.message, -1, file.lines.line_of(finding.start)
 
 
 def _unreadable(file: FileAnalysis) -> bool:

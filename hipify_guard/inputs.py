@@ -16,6 +16,10 @@ from .runner import Job
 from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
 
 
+class MissingPath(Exception):
+    """A path named on the command line does not exist."""
+
+
 def split_patterns(values: Iterable[str]) -> tuple[str, ...]:
     """Exclusion patterns from repeated, comma-separated option values."""
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
@@ -36,8 +40,15 @@ class Inputs:
     @classmethod
     def from_command_line(cls, paths: Sequence[str], stdin_filename: str | None, exclude: Iterable[str],
                           force_exclude: bool) -> Inputs:
-        """Expand `@argfile`s (raises ArgfileError) and collect the exclusion patterns."""
-        return cls(expand_argfiles(paths), stdin_filename, split_patterns(exclude), force_exclude)
+        """Expand `@argfile`s and collect the exclusion patterns.
+
+        Raises ArgfileError, or MissingPath when a named path does not exist (a typo must not
+        look like a clean run)."""
+        expanded = expand_argfiles(paths)
+        missing = [path for path in expanded if path != STDIN and not os.path.lexists(path)]
+        if missing:
+            raise MissingPath(f"no such file or folder: {', '.join(missing)}")
+        return cls(expanded, stdin_filename, split_patterns(exclude), force_exclude)
 
     @property
     def stdin(self) -> bool:

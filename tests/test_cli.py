@@ -322,3 +322,11 @@ def test_utf16_file_is_skipped_with_a_note(tmp_path: Path) -> None:
     result = check("--fix", str(path))
     assert result.code == 0 and "UTF-16" in result.stderr
     assert path.read_bytes() == data
+
+
+def test_a_path_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    """A mistyped path must not look like a clean run (exit 2, the path named)."""
+    result = run_cli("check", str(tmp_path / "typo.cu"))
+    assert result.code == 2
+    assert "no such file or folder" in result.stderr and "typo.cu" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -55,10 +55,7 @@ def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
 def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is false on ROCm without saying so."""
     for arm, fate in _fates(file, "false"):
-        message = (
-            f"`{_shown(file, arm)}` is false on ROCm, where {_undefined(fate)}: "
-            "this branch is silently skipped on ROCm"
-        )
+        message = f"`{_shown(file, arm)}` is false on ROCm, where {_undefined(fate)}: {_consequence(file, arm, fate)}"
         yield _finding(file, "HG101", arm, fate, message)
 
 
@@ -66,10 +63,7 @@ def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
 def implicit_rocm_inclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is true on ROCm without saying so."""
     for arm, fate in _fates(file, "true"):
-        message = (
-            f"`{_shown(file, arm)}` is true on ROCm, where {_undefined(fate)}: "
-            "ROCm silently takes the branch meant for old CUDA"
-        )
+        message = f"`{_shown(file, arm)}` is true on ROCm, where {_undefined(fate)}: {_consequence(file, arm, fate)}"
         yield _finding(file, "HG102", arm, fate, message)
 
 
@@ -80,6 +74,29 @@ def hipify_dependent_guard(file: FileAnalysis) -> Iterator[Finding]:
         per_model = "; ".join(f"{model.title}: {_describe(value)}" for model, value in fate.outcomes)
         message = f"`{_shown(file, arm)}` on ROCm depends on how the source was translated ({per_model})"
         yield _finding(file, "HG103", arm, fate, message)
+
+
+def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
+    """What the implicit outcome means for this branch, in plain words."""
+    if not file.reachable(arm, file.settings.cuda, inside=False):
+        return f"only ROCm compiles this region, so the test is always {fate.today} here; write what is meant"
+    if fate.today == "false":
+        return "this branch is silently skipped on ROCm"
+    defined = _first_define(file, arm)
+    if defined in fate.cuda_macros:
+        return f"ROCm silently uses this fallback definition of {defined}"
+    return "ROCm silently takes the branch meant for old CUDA"
+
+
+def _first_define(file: FileAnalysis, arm: Arm) -> str | None:
+    """The macro a `#define` right after the arm's directive defines (the define-if-missing idiom)."""
+    directives = file.scan.directives
+    following = [d for d in directives if d.hash > arm.directive.hash][:1]
+    if not following or following[0].kind != "define":
+        return None
+    start, end = following[0].argument
+    name = file.data[start:end].split(b"(")[0].split()
+    return name[0].decode("latin-1") if name else None
 
 
 def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:

@@ -1,0 +1,29 @@
+"""Messages say what ROCm gets today, in plain words fitted to the situation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+CASES = [
+    ("#if CUDA_VERSION >= 11000\n#endif\n", "HG101", "this branch is silently skipped on ROCm"),
+    ("#if CUDA_VERSION < 11000\n#endif\n", "HG102", "ROCm silently takes the branch meant for old CUDA"),
+    ("#ifndef CUDA_VERSION\n#define CUDA_VERSION 0\n#endif\n", "HG103", "native HIP: true"),
+    ("#ifndef CUDART_VERSION\n#define CUDART_VERSION 0\n#endif\n", "HG102",
+     "ROCm silently uses this fallback definition of CUDART_VERSION"),
+    ("#ifdef USE_ROCM\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n", "HG101",
+     "only ROCm compiles this region, so the test is always false here"),
+    ("#if __HIP_PLATFORM_AMD__\n#endif\n", "HG106", "hard error on ROCm"),
+]
+
+
+@pytest.mark.parametrize(("source", "code", "words"), CASES, ids=[c[1] + ":" + c[2][:30] for c in CASES])
+def test_message_says_what_rocm_gets(tmp_path: Path, source: str, code: str, words: str) -> None:
+    target = tmp_path / "case.cu"
+    target.write_text(source)
+    result = run_cli("check", "--no-cache", "--select", code, "--output-format", "json", str(target))
+    messages = [item["message"] for item in result.json()]
+    assert len(messages) == 1 and words in messages[0], messages

@@ -6,6 +6,7 @@ pays for parsing, and a condition is parsed and swept at most once however many 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,7 +14,7 @@ from functools import cached_property
 from .groups import Arm, GroupTree
 from .nodes import Defined, Node, Unary
 from .parser import ParseError, parse
-from .platforms import Outcome, Platform, Term, outcome, satisfiable, term
+from .platforms import Outcome, Platform, Term, freed, outcome, satisfiable, term
 from .scanner import Directive, Scan, scan
 from .settings import Settings
 from .source import LineIndex
@@ -51,6 +52,28 @@ class FileAnalysis:
     def tree(self) -> GroupTree:
         """The conditional groups of the file."""
         return GroupTree(self.scan.directives)
+
+    @cached_property
+    def local_macros(self) -> tuple[list[int], list[str]]:
+        """Offsets and names of this file's own `#define`s and `#undef`s, in file order."""
+        offsets, names = [], []
+        for directive in self.scan.directives:
+            if directive.kind in ("define", "undef"):
+                name = _MACRO_NAME.match(self.data, *directive.argument)
+                if name is not None:
+                    offsets.append(directive.hash)
+                    names.append(name.group().decode("ascii"))
+        return offsets, names
+
+    def _as_seen_at(self, platform: Platform, offset: int | None) -> Platform:
+        """`platform` with every macro this file (re)defines before `offset` left free.
+
+        A model fixes CUDA_VERSION undefined on ROCm, but not after the file's own
+        `#define CUDA_VERSION 0`. With `offset` None, every define of the file counts.
+        """
+        offsets, names = self.local_macros
+        count = len(offsets) if offset is None else bisect.bisect_left(offsets, offset)
+        return freed(platform, frozenset(names[:count]))
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -121,7 +144,7 @@ class FileAnalysis:
         key = (arm.directive.hash * 2 + inside, platform.name)
         if key not in self._reachable:
             literals = self.path(arm) if inside else self.context(arm)
-            self._reachable[key] = satisfiable(literals, platform)
+            self._reachable[key] = satisfiable(literals, self._as_seen_at(platform, None))
         return self._reachable[key]
 
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
@@ -139,7 +162,8 @@ class FileAnalysis:
         key = (arm.directive.hash, platform.name)
         if key not in self._outcomes:
             known = self.condition(arm).term
-            self._outcomes[key] = Outcome.UNKNOWN if known is None else outcome(known, platform)
+            seen = self._as_seen_at(platform, arm.directive.hash)
+            self._outcomes[key] = Outcome.UNKNOWN if known is None else outcome(known, seen)
         return self._outcomes[key]
 
 

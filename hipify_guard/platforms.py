@@ -10,6 +10,7 @@ constants, for guards that do arithmetic on a version).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
@@ -131,6 +132,14 @@ def _rocm_common(macros: MacroSet) -> dict[str, int | str | None]:
         "__HIP_PLATFORM_NVCC__": UNDEFINED,
         "__CUDACC__": UNDEFINED,
     }
+
+
+def freed(platform: Platform, names: frozenset[str]) -> Platform:
+    """`platform` with `names` no longer fixed (free like any other macro)."""
+    fixed = {name: value for name, value in platform.fixed.items() if name not in names}
+    if len(fixed) == len(platform.fixed):
+        return platform
+    return dataclasses.replace(platform, fixed=fixed)
 
 
 def builtin_models(macros: MacroSet) -> dict[str, Platform]:

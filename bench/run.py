@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark hipify-guard against `rg -l` on real header trees (not a timed test).
 
-Usage: python bench/run.py [--runs 5] [--scales 1,4,16] [--corpora cuda,torch,both,scaled]
+Usage: python bench/run.py [--runs 5] [--scaled-runs 3] [--scales 1,4,16] [--corpora cuda,torch,both,scaled]
                            [--tool PATH] [--jobs N] [--out bench/results]
 
 Corpora: `cuda` = /usr/local/cuda/include (CUDA 13 headers), `torch` = the torch wheel's
@@ -84,12 +84,14 @@ def rg_command(paths: list[str]) -> list[str]:
             "--", *paths]
 
 
-def tool_runs(tool: str, paths: list[str], runs: int, jobs: int) -> dict[str, dict[str, object]]:
-    """Cold and warm runs with one job and with `jobs` (0: the default, all cores)."""
+def tool_runs(tool: str, paths: list[str], runs: int, jobs: int, serial: bool) -> dict[str, dict[str, object]]:
+    """Cold and warm runs with `jobs` (0: the default, all cores), and with one job if `serial`."""
     results = {}
+    modes = [("j1", ["-j1"])] if serial else []
+    modes.append(("jN", [f"-j{jobs}"] if jobs else []))
     with tempfile.TemporaryDirectory(prefix="hg-bench-cache-") as cache:
         env = {**os.environ, "HIPIFY_GUARD_CACHE_DIR": cache}
-        for label, job_args in (("j1", ["-j1"]), ("jN", [f"-j{jobs}"] if jobs else [])):
+        for label, job_args in modes:
             base = [tool, "check", "--exit-zero", "-q", *job_args, "--", *paths]
             results[f"cold_{label}"] = repeat([*base[:2], "--no-cache", *base[2:]], runs, env)
             measure(base, env)  # prime the cache
@@ -103,12 +105,12 @@ def corpus_facts(paths: list[str]) -> dict[str, int]:
     return {"files": len(files), "bytes": sum(os.path.getsize(path) for path in files)}
 
 
-def bench_corpus(name: str, paths: list[str], tool: str, runs: int, jobs: int) -> dict[str, object]:
+def bench_corpus(name: str, paths: list[str], tool: str, runs: int, jobs: int, serial: bool) -> dict[str, object]:
     """All measurements of one corpus."""
     print(f"== {name}: {' '.join(paths)}", file=sys.stderr, flush=True)
     entry: dict[str, object] = {"name": name, "paths": paths, **corpus_facts(paths)}
     entry["rg"] = repeat(rg_command(paths), runs)
-    entry.update(tool_runs(tool, paths, runs, jobs))
+    entry.update(tool_runs(tool, paths, runs, jobs, serial))
     return entry
 
 
@@ -141,8 +143,9 @@ def table(entries: list[dict[str, object]]) -> str:
              + " | peak RSS MB |", "|" + "---|" * (5 + len(columns))]
     for entry in entries:
         floor = entry["rg"]["median_s"]
-        cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x)" for c in columns]
-        peak = max(entry[c]["peak_rss_mb"] for c in columns)
+        cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x)" if c in entry else "-"
+                 for c in columns]
+        peak = max(entry[c]["peak_rss_mb"] for c in columns if c in entry)
         lines.append(f"| {entry['name']} | {entry['files']} | {entry['bytes'] / 1e6:.1f} | {floor * 1000:.0f} | "
                      + " | ".join(cells) + f" | {peak} |")
     return "\n".join(lines)
@@ -165,6 +168,7 @@ def growth(entries: list[dict[str, object]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--scaled-runs", type=int, default=3, help="runs per command on the scaled trees (-jN only)")
     parser.add_argument("--scales", default="1,4,16")
     parser.add_argument("--corpora", default="cuda,torch,both,scaled")
     parser.add_argument("--tool", default=str(Path(sys.executable).with_name("hipify-guard")))
@@ -181,7 +185,8 @@ def main() -> None:
         copies = generate_scaled(trees["both"], max(scales))
         plan += [(f"scaled {s}x", copies[:s]) for s in scales]
     load_before = os.getloadavg()
-    entries = [bench_corpus(name, paths, options.tool, options.runs, options.jobs) for name, paths in plan]
+    entries = [bench_corpus(name, paths, options.tool, options.scaled_runs if name.startswith("scaled") else options.runs,
+                            options.jobs, serial=not name.startswith("scaled")) for name, paths in plan]
     report = {"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "load_before": load_before,
               "load_after": os.getloadavg(), "cpus": os.cpu_count(), "tool": options.tool,
               "rg_version": subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.split("\n")[0],

@@ -39,6 +39,7 @@ FOLDER_NAME = ".hipify-guard-cache"
 ENVIRONMENT_VARIABLE = "HIPIFY_GUARD_CACHE_DIR"
 RACY_SECONDS = 2
 MAX_ENTRIES = 2_000_000  # past this, a save keeps only what the current run used
+KEPT_BUILDS = 4  # results files of older tool builds are deleted
 ENVIRONMENT_CODES = frozenset({"HG905"})  # findings about the tool's environment, not the file
 _PROJECT_MARKERS = ("pyproject.toml", ".hipify-guard.toml", "hipify-guard.toml", ".git")
 _STATUS = struct.Struct("<qqq")
@@ -119,6 +120,8 @@ class Cache:
                 if new:
                     unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, loaded if unchanged else None)
+            if self.new_results:
+                _prune(self.folder)
         except OSError:
             pass
 
@@ -263,6 +266,20 @@ def _merge_save(path: Path, entries: dict, current: dict | None = None) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _prune(folder: Path) -> None:
+    """Keep the results of the `KEPT_BUILDS` most recent tool builds; drop temporary files that a
+    killed run left behind (older than an hour)."""
+    entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
+    builds = sorted((entry for entry in entries if entry[2].startswith("results-")), reverse=True)
+    stale = [path for when, path, name in entries if name.startswith(".") and name.count(".") > 1
+             and when < time.time() - 3600]
+    for path in [path for _, path, _ in builds[KEPT_BUILDS:]] + stale:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _mark(folder: Path) -> None:

@@ -220,3 +220,21 @@ def test_concurrent_runs_share_one_cache(tree: Path, tmp_path: Path) -> None:
         assert isinstance(pickle.loads(path.read_bytes()), dict)
     assert not list(cache.glob(".*.*"))  # no temporary file left behind
     assert _check(tree, cache, "-j2") == truth
+
+
+def test_old_builds_and_leftovers_are_pruned(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = [cache / f"results-old{i}" for i in range(6)]
+    for age, path in enumerate(old):
+        path.write_bytes(pickle.dumps({}))
+        os.utime(path, (1e9 + age, 1e9 + age))
+    leftover, fresh = cache / ".index.killed", cache / ".index.writing"
+    leftover.write_bytes(b"partial")
+    os.utime(leftover, (1e9, 1e9))
+    fresh.write_bytes(b"partial")
+    truth = _check(tree, cache, "-j1", "--no-cache")
+    assert _check(tree, cache, "-j1") == truth
+    kept = sorted(path.name for path in cache.glob("results-*"))
+    assert len(kept) == 4 and "results-old5" in kept and "results-old0" not in kept
+    assert not leftover.exists() and fresh.exists()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a process pool starts to pay: -j1 against -j2 on the first N files of a tree.
 
-Usage: python bench/break_even.py [TREE] [--sizes 100,200,400,800,1600] [--runs 5]
+Usage: python bench/break_even.py [TREE] [--sizes 100,200,400,800,1600] [--runs 5] [--python PY]
 
 Runs `hipify-guard check --no-cache` on the first N files (in discovery order) of TREE (default:
 the torch headers) with -j1 and -j2, forcing the pool for -j2 by lowering the threshold, and
@@ -39,17 +39,20 @@ def median_time(command: list[str], runs: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tree", nargs="?", default=str(torch_include()))
+    parser.add_argument("tree", nargs="?", default=torch_include())
+    parser.add_argument("--python", default=sys.executable, help="the Python whose hipify_guard is measured")
     parser.add_argument("--sizes", default="100,200,400,800,1600")
     parser.add_argument("--runs", type=int, default=5)
     options = parser.parse_args()
-    files = [path for _, path in discover([options.tree])]
+    if options.tree is None:
+        parser.error("no TREE given and the torch headers were not found")
+    files = [path for _, path in discover([str(options.tree)])]
     print("| files | -j1 ms | -j2 (pool) ms |\n|---|---|---|")
     for size in map(int, options.sizes.split(",")):
         chosen = files[:size]
         args = ["check", "--no-cache", "--exit-zero", "-q", *chosen]
-        serial = median_time([sys.executable, "-c", FORCED, *args, "-j1"], options.runs)
-        pooled = median_time([sys.executable, "-c", FORCED, *args, "-j2"], options.runs)
+        serial = median_time([options.python, "-c", FORCED, *args, "-j1"], options.runs)
+        pooled = median_time([options.python, "-c", FORCED, *args, "-j2"], options.runs)
         print(f"| {len(chosen)} | {serial * 1000:.0f} | {pooled * 1000:.0f} |", flush=True)
 
 

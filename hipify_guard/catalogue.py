@@ -34,6 +34,7 @@ class Rule:
     severity: str  # "error" or "warning"
     fix: str  # "safe", "unsafe", "display-only", "sometimes" or "none"
     documentation: str  # the Markdown page without its front matter
+    scope: str = "any"  # "rocm": only about code ROCm compiles, so not run on files only CUDA builds
 
     def section(self, title: str) -> str:
         """The text of one `## title` section of the documentation ("" if absent)."""
@@ -69,4 +70,5 @@ def _load_rule(page: Path) -> Rule:
     if match is None:
         raise ValueError(f"{page}: missing +++ front matter")
     meta = tomllib.loads(match.group(1))
-    return Rule(meta["code"], meta["name"], meta["summary"], meta["severity"], meta["fix"], text[match.end():])
+    return Rule(meta["code"], meta["name"], meta["summary"], meta["severity"], meta["fix"], text[match.end():],
+                meta.get("scope", "any"))

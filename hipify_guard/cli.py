@@ -19,6 +19,7 @@ from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
 from .project import Project, command_line_overrides
 from .rule_command import rule_command
 from .eval_command import eval_command
+from .files_command import files_command
 from .runner import CHECK, DIFF, FIX
 from .standard_input import write_stdout
 
@@ -76,6 +77,12 @@ cli.add_command(map_command)
 @click.option("-j", "--jobs", "jobs_count", type=click.IntRange(min=0), default=0,
               help="Processes to use (default 0: one per core; small runs use one).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (see `clean`).")
+@click.option("--compile-commands", type=click.Path(dir_okay=False),
+              help="The ROCm build's compile_commands.json: check ROCm rules only on what it compiles, under its -D/-U.")
+@click.option("--cuda-compile-commands", type=click.Path(dir_okay=False),
+              help="The CUDA build's compile_commands.json: files only it compiles get the rules not about ROCm.")
+@click.option("--rocm-files", multiple=True, metavar="GLOB",
+              help="Files the ROCm build compiles (.gitignore syntax; repeatable, comma-separated); others are CUDA-only.")
 def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff: bool,
                   exit_non_zero_on_fix: bool, exit_zero: bool, policy: str, select: str | None,
                   ignore: str | None, extend_select: str | None, output_format: str, show_fixes: bool,
@@ -83,11 +90,13 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
                   stdin_filename: str | None, exclude: tuple[str, ...], extend_exclude: tuple[str, ...],
                   force_exclude: bool, baseline_file: str | None, write_baseline_file: str | None,
                   jobs_count: int, no_cache: bool, per_file_ignores: tuple[str, ...],
-                  config_file: str | None, isolated: bool) -> None:
+                  config_file: str | None, isolated: bool, compile_commands: str | None,
+                  cuda_compile_commands: str | None, rocm_files: tuple[str, ...]) -> None:
     """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
     project = _project(config_file, isolated, policy=policy, select=select, ignore=ignore,
                        extend_select=extend_select, per_file_ignores=per_file_ignores,
-                       exclude=exclude, extend_exclude=extend_exclude)
+                       exclude=exclude, extend_exclude=extend_exclude, compile_commands=compile_commands,
+                       cuda_compile_commands=cuda_compile_commands, rocm_files=rocm_files)
     mode = DIFF if show_diff else FIX if fix else CHECK
     output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
     try:
@@ -119,6 +128,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
 
 cli.add_command(rule_command)
 cli.add_command(eval_command)
+cli.add_command(files_command)
 
 
 @cli.command("clean")

@@ -62,6 +62,9 @@ class Options:
     cuda_version_macros: tuple[str, ...] = CUDA_VERSION_MACROS
     models: tuple[str, ...] | None = None  # None: the built-in models and every user model
     user_models: tuple[UserModel, ...] = ()
+    compile_commands: str | None = None  # the ROCm build's compile_commands.json
+    cuda_compile_commands: str | None = None  # the CUDA build's
+    rocm_files: Patterns | None = None  # globs of the files the ROCm build compiles
 
 
 def read_file(path: str, known_codes: frozenset[str], seen: tuple[str, ...] = ()) -> list[tuple[dict, str]]:
@@ -139,6 +142,10 @@ def _apply(options: Options, table: dict[str, Any], base: str) -> Options:
 def _convert(key: str, value: Any, base: str, options: Options) -> Any:
     if key == "policy":
         return Policy.parse(value)
+    if key.endswith("compile-commands"):
+        return os.path.join(base, os.path.expanduser(value))
+    if key == "rocm-files":
+        return Patterns(tuple(value), base)
     if key == "min-rocm":
         return parse_version(value)
     if key.endswith("exclude"):
@@ -165,8 +172,10 @@ def _user_model(name: str, spec: dict[str, Any]) -> UserModel:
 # -- validation -----------------------------------------------------------------------------------
 
 _STRING_LISTS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "extensions", "models",
-                 "rocm-macros", "extend-rocm-macros", "cuda-version-macros", "extend-cuda-version-macros")
-_STRINGS = ("extend", "policy", "min-rocm", "rocm-macro", "rocm-version-macro")
+                 "rocm-macros", "extend-rocm-macros", "cuda-version-macros", "extend-cuda-version-macros",
+                 "rocm-files")
+_STRINGS = ("extend", "policy", "min-rocm", "rocm-macro", "rocm-version-macro", "compile-commands",
+            "cuda-compile-commands")
 KEYS = (*_STRINGS, *_STRING_LISTS, "per-file-ignores", "user-models")
 _MODEL_KEYS = ("title", "define", "undefine")
 
@@ -205,6 +214,8 @@ def _string_problem(key: str, value: str) -> str:
         return str(error)
     if key in ("rocm-macro", "rocm-version-macro") and not value.isidentifier():
         return f"not a macro name: {value!r}"
+    if key.endswith("compile-commands") and not value.strip():
+        return "expected the path of a compile_commands.json"
     return ""
 
 

@@ -56,6 +56,7 @@ class Platform:
     fixed: Mapping[str, int | str | None] = field(default_factory=dict)
     renames: Mapping[str, str] = field(default_factory=dict)
     ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    build: str = ""  # the facts of a known build on top of the model (`builds.on_build`), as flags
 
 
 @dataclass(frozen=True, slots=True)

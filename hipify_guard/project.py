@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from .build_scope import with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .defines import near_miss_defines
 from .discovery import Exclusion
@@ -103,13 +104,14 @@ class Project:
     def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool) -> list[Job]:
         """One job per target; walked files need an extension of their own configuration."""
         named = set(given)
-        jobs = []
+        jobs, sources = [], []
         for name, path in targets:
             options = self.options(name)  # the shown name: standard input's --stdin-filename
             if name not in named and _extension(name) not in options.extensions and path != "-":
                 continue
             jobs.append(Job(name, path, self.settings(options), self.codes(name, options), mode, unsafe))
-        return with_project_defines(jobs)
+            sources.append(options)
+        return with_project_defines(with_builds(jobs, sources, given))
 
 
 def to_settings(options: Options) -> Settings:
@@ -156,9 +158,13 @@ def _validate_overrides(overrides: dict[str, Any], known_codes: frozenset[str]) 
 
 def command_line_overrides(*, policy: str | None, select: str | None, ignore: str | None,
                            extend_select: str | None, per_file_ignores: Sequence[str],
-                           exclude: Sequence[str], extend_exclude: Sequence[str]) -> dict[str, Any]:
+                           exclude: Sequence[str], extend_exclude: Sequence[str], compile_commands: str | None = None,
+                           cuda_compile_commands: str | None = None,
+                           rocm_files: Sequence[str] = ()) -> dict[str, Any]:
     """The options given on the command line, as a configuration table (raises ConfigError)."""
-    table: dict[str, Any] = {"policy": policy}
+    table: dict[str, Any] = {"policy": policy, "compile-commands": compile_commands,
+                             "cuda-compile-commands": cuda_compile_commands,
+                             "rocm-files": _split(",".join(rocm_files)) or None}
     for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
                        ("exclude", ",".join(exclude)), ("extend-exclude", ",".join(extend_exclude))):
         table[key] = _split(value) if value else None

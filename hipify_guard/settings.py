@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
@@ -65,13 +66,15 @@ class Settings:
     min_rocm: tuple[int, int, int] | None = None  # the oldest ROCm the project supports
     # Names #defined somewhere in the checked files that are near misses of a known macro (HG107).
     project_defines: frozenset[str] = frozenset()
+    # The facts of the known ROCm builds that compile the file (compile_commands.json); () = unknown.
+    builds: tuple[Build, ...] = ()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:
-        """The ROCm models this check reasons over."""
+        """The ROCm models this check reasons over (each on each known build of the file)."""
         models = builtin_models(self.macros)
         models.update((model.name, model.platform(self.macros)) for model in self.user_models)
-        return tuple(models[name] for name in self.model_names)
+        return on_builds([models[name] for name in self.model_names], self.builds)
 
     @cached_property
     def cuda(self) -> Platform:

@@ -55,7 +55,8 @@ def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
 def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is false on ROCm without saying so."""
     for arm, fate in _fates(file, "false"):
-        message = f"`{_shown(file, arm)}` is false on ROCm, where {_undefined(fate)}: {_consequence(file, arm, fate)}"
+        message = (f"`{_shown(file, arm)}` is false on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
+                   f"{_consequence(file, arm, fate)}")
         yield _finding(file, "HG101", arm, fate, message)
 
 
@@ -63,7 +64,8 @@ def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
 def implicit_rocm_inclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is true on ROCm without saying so."""
     for arm, fate in _fates(file, "true"):
-        message = f"`{_shown(file, arm)}` is true on ROCm, where {_undefined(fate)}: {_consequence(file, arm, fate)}"
+        message = (f"`{_shown(file, arm)}` is true on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
+                   f"{_consequence(file, arm, fate)}")
         yield _finding(file, "HG102", arm, fate, message)
 
 
@@ -86,6 +88,12 @@ def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     if defined in fate.cuda_macros:
         return f"ROCm silently uses this fallback definition of {defined}"
     return "ROCm silently takes the branch meant for old CUDA"
+
+
+def _on_builds(fate: Fate) -> str:
+    """` (build -DROCM_VERSION=50700)` when known builds (compile_commands.json) decided the outcome."""
+    labels = sorted({model.build for model, _ in fate.outcomes if model.build})
+    return f" (build {'; '.join(labels)})" if labels else ""
 
 
 def _first_define(file: FileAnalysis, arm: Arm) -> str | None:

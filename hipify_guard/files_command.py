@@ -87,17 +87,23 @@ def _file(member: Member, scope: BuildScope | None) -> dict[str, Any]:
 
 def _text(report: dict[str, Any]) -> list[str]:
     title = "ROCm" if report["build"] == "rocm" else "CUDA"
-    lines = [f"{title} build ({report['database']}): {len(report['files'])} files, "
-             f"{report['translation_units']} translation units, project root {report['root']}"]
+    lines = [f"{title} build ({report['database']}): {_count(len(report['files']), 'file')}, "
+             f"{_count(report['translation_units'], 'translation unit')}, project root {report['root']}"]
     for item in report["files"]:
         why = "translation unit" if item["translation_unit"] else "included by " + " -> ".join(
             f"{step['path']}:{step['line']}" for step in item["chain"])
         facts = f"  [{'; '.join(item['facts'])}]" if item["facts"] else ""
         lines.append(f"{item['path']}: {why}{facts}")
-    lines.append(f"not followed: {len(report['missing'])} missing headers, {len(report['unreachable'])} "
-                 f"unreachable includes, {len(report['computed'])} computed includes, {report['outside']} "
-                 f"includes of system or outside files; {len(report['absent_units'])} translation units not on disk")
+    lines.append(f"not followed: {_count(len(report['missing']), 'missing header')}, "
+                 f"{_count(len(report['unreachable']), 'unreachable include')}, "
+                 f"{_count(len(report['computed']), 'computed include')}, "
+                 f"{_count(report['outside'], 'include')} of system or outside files; "
+                 f"{_count(len(report['absent_units']), 'translation unit')} not on disk")
     return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _shown(path: str) -> str:

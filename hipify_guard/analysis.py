@@ -14,7 +14,8 @@ from functools import cached_property
 from .groups import Arm, GroupTree
 from .nodes import Defined, Node, Unary
 from .parser import ParseError, parse
-from .platforms import Outcome, Platform, Term, freed, outcome, satisfiable, term
+from .platforms import Outcome, Platform, Term, freed, outcome, term
+from .reachability import key as reachable_key, reachable_arms
 from .scanner import Directive, Scan, scan
 from .settings import Settings
 from .source import LineIndex
@@ -40,7 +41,7 @@ class FileAnalysis:
         self.data = data
         self.settings = settings
         self._conditions: dict[int, Condition] = {}
-        self._reachable: dict[tuple[int, str], bool] = {}
+        self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
 
     @cached_property
@@ -141,11 +142,14 @@ class FileAnalysis:
         """Whether the arm's directive (inside=False) or its group (inside=True) can be reached."""
         if arm is None:
             return True
-        key = (arm.directive.hash * 2 + inside, platform.name)
-        if key not in self._reachable:
-            literals = self.path(arm) if inside else self.context(arm)
-            self._reachable[key] = satisfiable(literals, self._as_seen_at(platform, None))
-        return self._reachable[key]
+        table = self._reachable.get(platform.name)
+        if table is None:  # every arm at once: one walk of the tree (`reachability`)
+            seen = self._as_seen_at(platform, None)
+            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen)
+        return table[reachable_key(arm, inside)]
+
+    def _term(self, arm: Arm) -> Term | None:
+        return self.condition(arm).term
 
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
         """The ROCm models under which the arm's directive (or group) is reached."""

@@ -57,6 +57,7 @@ class BranchApis:
         self._segments: dict[int, list[tuple[int, int]]] | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
         self._declared: set[bytes] | None = None  # names the file defines itself
+        self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
 
     def guarded(self) -> list[Arm]:
         """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
@@ -66,8 +67,21 @@ class BranchApis:
         return [arm_of[key] for key in sorted(self._segments) if self.is_guarded(arm_of[key])]
 
     def is_guarded(self, arm: Arm) -> bool:
-        """Whether the arm's path condition names a CUDA version macro or a ROCm macro."""
-        return any(item.names & self.guard_macros for item, _ in self.file.path(arm))
+        """Whether the arm's path condition names a CUDA version macro or a ROCm macro.
+
+        An arm's path is the previous arm's (or, for the first arm, the enclosing arm's) plus its
+        own condition, so the answer is built along that chain and kept: linear however deep.
+        """
+        pending: list[Arm] = []
+        while arm is not None and arm.directive.hash not in self._guarded:
+            pending.append(arm)
+            arm = arm.conditional.arms[arm.index - 1] if arm.index else arm.conditional.parent
+        known = arm is not None and self._guarded[arm.directive.hash]
+        for member in reversed(pending):
+            own = self.file.condition(member).term
+            known = known or bool(own is not None and own.names & self.guard_macros)
+            self._guarded[member.directive.hash] = known
+        return known
 
     def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
         """Mapped names in the arm's own code (nested conditionals excluded), in file order."""

@@ -212,7 +212,7 @@ def _components(literals: Sequence[tuple[Term, bool]], platform: Platform) -> li
 
     def find(name: str) -> str:
         while parent.setdefault(name, name) != name:
-            name = parent[name]
+            parent[name] = name = parent[parent[name]]  # path halving: near-constant time
         return name
 
     keyed = []

@@ -9,6 +9,7 @@ re-importing them.
 
 from __future__ import annotations
 
+import gc
 import operator
 import os
 import sys
@@ -82,8 +83,12 @@ def _in_pool(session: _Session, count: int) -> Iterable[Part]:
     size = max(1, -(-total // (count * CHUNKS_PER_WORKER)))
     ranges = [(start, min(start + size, total)) for start in range(0, total, size)]
     context = multiprocessing.get_context(method)
-    with context.Pool(count, initializer=_install, initargs=(session,)) as pool:
-        yield from pool.imap(_run_range, ranges)
+    gc.freeze()  # forked workers neither scan nor copy (refcounts aside) what they inherit
+    try:
+        with context.Pool(count, initializer=_install, initargs=(session,)) as pool:
+            yield from pool.imap(_run_range, ranges)
+    finally:
+        gc.unfreeze()
 
 
 _SESSION: _Session | None = None

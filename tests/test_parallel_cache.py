@@ -238,3 +238,23 @@ def test_old_builds_and_leftovers_are_pruned(tree: Path, tmp_path: Path) -> None
     kept = sorted(path.name for path in cache.glob("results-*"))
     assert len(kept) == 4 and "results-old5" in kept and "results-old0" not in kept
     assert not leftover.exists() and fresh.exists()
+
+
+def test_reports_come_back_in_job_order(template: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: a forced pool returns the same reports, in the jobs' order (strided chunks)."""
+    import hipify_guard.execute as execute_module
+    from hipify_guard.engine import active_codes
+    from hipify_guard.runner import Job
+    from hipify_guard.selection import Selection
+    from hipify_guard.settings import Settings
+
+    paths = sorted(str(p) for p in template.rglob("*") if p.is_file())
+    settings, codes = Settings(), tuple(active_codes(Selection()))
+    jobs = [Job(path, path, settings, codes) for path in reversed(paths)]
+    serial = execute_module.execute(jobs, workers=1)
+    monkeypatch.setattr(execute_module, "PARALLEL_MIN_JOBS", 0)
+    seen: list[str] = []
+    pooled = execute_module.execute(jobs, lambda report: seen.append(report.filename), workers=3)
+    assert [r.filename for r in pooled] == [job.filename for job in jobs]
+    assert pooled == serial and sorted(seen) == sorted(job.filename for job in jobs)
+    assert sum(len(report.diagnostics) for report in serial) >= 10

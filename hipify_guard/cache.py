@@ -41,6 +41,8 @@ RACY_SECONDS = 2
 MAX_ENTRIES = 2_000_000  # past this, a save keeps only what the current run used
 KEPT_BUILDS = 4  # results files of older tool builds are deleted
 ENVIRONMENT_CODES = frozenset({"HG905"})  # findings about the tool's environment, not the file
+_TAG = "CACHEDIR.TAG"
+_TAG_TEXT = "This is a hipify-guard cache folder."
 _PROJECT_MARKERS = ("pyproject.toml", ".hipify-guard.toml", "hipify-guard.toml", ".git")
 _STATUS = struct.Struct("<qqq")
 _DIGEST_SIZE = 16
@@ -60,12 +62,30 @@ def cache_folder(start: str | None = None) -> Path:
     return here / FOLDER_NAME
 
 
+class NotACache(Exception):
+    """A folder that hipify-guard did not create as its cache: never deleted."""
+
+
 def clean(folder: Path) -> bool:
-    """Delete the cache folder; True when there was one."""
+    """Delete the cache folder; True when there was one. Raises NotACache for a folder that is
+    neither named `.hipify-guard-cache` nor tagged by hipify-guard ($HIPIFY_GUARD_CACHE_DIR may
+    point anywhere)."""
     if not folder.is_dir():
         return False
+    if not is_ours(folder):
+        raise NotACache(f"{folder} is not a hipify-guard cache folder (no {_TAG} from hipify-guard); not removed")
     shutil.rmtree(folder)
     return True
+
+
+def is_ours(folder: Path) -> bool:
+    """Whether hipify-guard made `folder` (its default name, or its cache tag inside)."""
+    if folder.name == FOLDER_NAME:
+        return True
+    try:
+        return _TAG_TEXT in (folder / _TAG).read_text(errors="replace")
+    except OSError:
+        return False
 
 
 def content_digest(data: bytes) -> bytes:
@@ -113,14 +133,15 @@ class Cache:
     def save(self) -> None:
         """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            _mark(self.folder)
+            if not self.folder.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
             for path, loaded, new in ((self.index_path, self.index, self.new_index),
                                       (self.results_path, self.results, self.new_results)):
                 if new:
                     unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, loaded if unchanged else None)
-            if self.new_results:
+            if self.new_results and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
@@ -273,7 +294,7 @@ def _prune(folder: Path) -> None:
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
     builds = sorted((entry for entry in entries if entry[2].startswith("results-")), reverse=True)
-    stale = [path for when, path, name in entries if name.startswith(".") and name.count(".") > 1
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-"))
              and when < time.time() - 3600]
     for path in [path for _, path, _ in builds[KEPT_BUILDS:]] + stale:
         try:
@@ -284,9 +305,5 @@ def _prune(folder: Path) -> None:
 
 def _mark(folder: Path) -> None:
     """Tell git and backup tools to leave the folder alone (as pytest and ruff do)."""
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("# Created by hipify-guard\n*\n")
-        (folder / "CACHEDIR.TAG").write_text(
-            "Signature: 8a477f597d28d172789f06886806bc55\n# This is a hipify-guard cache folder.\n"
-        )
+    (folder / ".gitignore").write_text("# Created by hipify-guard\n*\n")
+    (folder / _TAG).write_text(f"Signature: 8a477f597d28d172789f06886806bc55\n# {_TAG_TEXT}\n")

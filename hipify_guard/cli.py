@@ -134,11 +134,13 @@ cli.add_command(files_command)
 @cli.command("clean")
 def clean_command() -> None:
     """Delete the results cache (`$HIPIFY_GUARD_CACHE_DIR`, or .hipify-guard-cache in the project root)."""
-    from .cache import cache_folder, clean
+    from .cache import NotACache, cache_folder, clean
 
     folder = cache_folder()
     try:
         removed = clean(folder)
+    except NotACache as error:
+        raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot remove {folder}: {error.strerror or error}") from None
     click.echo(f"Removed {folder}" if removed else f"No cache at {folder}")

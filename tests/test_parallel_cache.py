@@ -224,7 +224,9 @@ def test_concurrent_runs_share_one_cache(tree: Path, tmp_path: Path) -> None:
 
 def test_old_builds_and_leftovers_are_pruned(tree: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    cache.mkdir()
+    truth = _check(tree, cache, "-j1")  # makes and tags the folder
+    for path in cache.glob("results-*"):
+        os.utime(path, (1e9 - 1, 1e9 - 1))
     old = [cache / f"results-old{i}" for i in range(6)]
     for age, path in enumerate(old):
         path.write_bytes(pickle.dumps({}))
@@ -233,8 +235,9 @@ def test_old_builds_and_leftovers_are_pruned(tree: Path, tmp_path: Path) -> None
     leftover.write_bytes(b"partial")
     os.utime(leftover, (1e9, 1e9))
     fresh.write_bytes(b"partial")
-    truth = _check(tree, cache, "-j1", "--no-cache")
-    assert _check(tree, cache, "-j1") == truth
+    (tree / "filler" / "f001.h").write_text("// changed\n")  # something new to save
+    changed = _check(tree, cache, "-j1")
+    assert changed == _check(tree, cache, "-j1", "--no-cache") and changed[1] == truth[1]
     kept = sorted(path.name for path in cache.glob("results-*"))
     assert len(kept) == 4 and "results-old5" in kept and "results-old0" not in kept
     assert not leftover.exists() and fresh.exists()
@@ -258,3 +261,19 @@ def test_reports_come_back_in_job_order(template: Path, monkeypatch: pytest.Monk
     assert [r.filename for r in pooled] == [job.filename for job in jobs]
     assert pooled == serial and sorted(seen) == sorted(job.filename for job in jobs)
     assert sum(len(report.diagnostics) for report in serial) >= 10
+
+
+def test_a_foreign_cache_folder_is_neither_tagged_pruned_nor_cleaned(tree: Path, tmp_path: Path) -> None:
+    """$HIPIFY_GUARD_CACHE_DIR may point at a folder of the user's: leave their files alone."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    theirs = [folder / "results-2024.csv", folder / ".index.old"]
+    for path in theirs:
+        path.write_text("keep me")
+        os.utime(path, (1e9, 1e9))
+    truth = _check(tree, folder, "-j1", "--no-cache")
+    assert _check(tree, folder, "-j1") == truth
+    assert all(path.exists() for path in theirs) and not (folder / ".gitignore").exists()
+    refused = run_cli("clean", env={"HIPIFY_GUARD_CACHE_DIR": str(folder)})
+    assert refused.code == 2 and "not a hipify-guard cache folder" in refused.stderr
+    assert all(path.exists() for path in theirs)

@@ -43,6 +43,7 @@ class FileAnalysis:
         self._conditions: dict[int, Condition] = {}
         self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
+        self._defines_of: dict[frozenset[str], tuple[list[int], list[str]]] = {}
 
     @cached_property
     def scan(self) -> Scan:
@@ -72,9 +73,18 @@ class FileAnalysis:
         A model fixes CUDA_VERSION undefined on ROCm, but not after the file's own
         `#define CUDA_VERSION 0`. With `offset` None, every define of the file counts.
         """
-        offsets, names = self.local_macros
+        offsets, names = self._fixed_defines(frozenset(platform.fixed))
         count = len(offsets) if offset is None else bisect.bisect_left(offsets, offset)
         return freed(platform, frozenset(names[:count]))
+
+    def _fixed_defines(self, fixed: frozenset[str]) -> tuple[list[int], list[str]]:
+        """`local_macros` restricted to the macros in `fixed`: freeing others changes nothing, and
+        a generated header with 100,000 `#define`s must not cost 100,000 names per question."""
+        known = self._defines_of.get(fixed)
+        if known is None:
+            pairs = [(offset, name) for offset, name in zip(*self.local_macros) if name in fixed]
+            known = self._defines_of[fixed] = ([offset for offset, _ in pairs], [name for _, name in pairs])
+        return known
 
     @cached_property
     def lines(self) -> LineIndex:

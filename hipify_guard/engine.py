@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from . import suppression_filter
 from .analysis import FileAnalysis
@@ -105,7 +106,7 @@ def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:
     Verified fixes never add or remove directives, so ordinals are stable across rounds.
     """
     directives = file.scan.directives
-    index = bisect.bisect_right([d.hash for d in directives], finding.start) - 1
+    index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
     if index >= 0 and finding.start <= directives[index].end:
         return finding.code, finding.fix.message, index, -1
     return finding.code, finding.fix.message, -1, file.lines.line_of(finding.start)
@@ -129,13 +130,24 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:
 
 
 def _non_overlapping(findings: list[Finding]) -> list[Finding]:
-    """Fixes whose edits touch no edit of an earlier chosen fix (the rest wait a round)."""
-    taken: list[Edit] = []
+    """Fixes whose edits touch no edit of an earlier chosen fix (the rest wait a round).
+
+    Spans of different chosen fixes never touch, so in the sorted list of taken spans only the
+    one that starts last at or before an edit's end can touch the edit (a bisection, not a scan
+    of every taken edit: 10,000 fixes in one file).
+    """
+    taken: list[tuple[int, int]] = []
     chosen = []
     for finding in findings:
         edits = finding.fix.edits
-        if any(a.start <= b.end and b.start <= a.end for a in edits for b in taken):
+        if any(_touches_taken(taken, edit) for edit in edits):
             continue
         chosen.append(finding)
-        taken.extend(edits)
+        for edit in edits:
+            bisect.insort(taken, (edit.start, edit.end))
     return chosen
+
+
+def _touches_taken(taken: list[tuple[int, int]], edit: Edit) -> bool:
+    before = bisect.bisect_right(taken, (edit.end + 1,)) - 1  # the last span starting at or before edit.end
+    return before >= 0 and taken[before][1] >= edit.start

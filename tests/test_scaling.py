@@ -1,0 +1,98 @@
+"""Performance traps: inputs that made a step quadratic (or worse) must stay fast.
+
+Each test names the trap it guards against and bounds the time generously (shared CI
+machines), far below what the quadratic version took. The `slow` ones run in CI by default;
+`pytest -m "not slow"` leaves them out of a quick local loop.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from hipify_guard.analysis import FileAnalysis
+from hipify_guard.engine import _non_overlapping, check
+from hipify_guard.findings import SAFE, Edit, Finding, Fix
+from hipify_guard.scanner import scan
+from hipify_guard.settings import Settings
+from hipify_guard.verify import _touched
+
+DEPTH = 10_000
+
+
+def nested(count: int, line: str) -> bytes:
+    """`count` nested conditionals opened by `line` (formatted with i), one code line, the #endifs."""
+    return ("".join(line.format(i=i) for i in range(count)) + "x\n" + "#endif\n" * count).encode()
+
+
+def elif_chain(count: int) -> bytes:
+    arms = "".join(f"#elif CUDA_VERSION >= {11000 + 10 * i}\nx{i}\n" for i in range(count))
+    return f"#if CUDA_VERSION >= 1\n{arms}#endif\n".encode()
+
+
+def _timed(*args: str, cwd: Path) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = run_cli(*args, cwd=cwd, timeout=600)
+    return time.perf_counter() - started, result
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("nested-ascending", nested(DEPTH, "#if CUDA_VERSION >= {i}0\n")),
+    ("nested-descending", nested(DEPTH, "#if CUDA_VERSION < 9{i:05}0\n")),
+    ("nested-else", nested(DEPTH, "#if CUDA_VERSION >= {i}0\n#else\n")),
+    ("elif-chain", elif_chain(DEPTH)),
+])
+def test_ten_thousand_groups_are_checked_in_seconds(tmp_path: Path, name: str, data: bytes) -> None:
+    """Reachability per arm was cubic: 1,000 nested guards took 40 s, 10,000 would take hours."""
+    (tmp_path / "deep.cu").write_bytes(data)
+    seconds, result = _timed("check", "--isolated", "--no-cache", "--statistics", "deep.cu", cwd=tmp_path)
+    assert result.code == 1 and "Traceback" not in result.stderr, result.stderr
+    assert seconds < 30, f"{name}: {seconds:.1f} s"
+
+
+@pytest.mark.slow
+def test_ten_thousand_fixes_in_one_file_are_applied_and_verified(tmp_path: Path) -> None:
+    """Choosing non-overlapping fixes and finding the directives they touch were quadratic (10,000
+    x 20,000 comparisons); what is left is linear: ~3 ms of pcpp per rewritten condition."""
+    path = tmp_path / "deep.cu"
+    path.write_bytes(nested(DEPTH, "#if CUDA_VERSION < 9{i:05}0\n"))
+    seconds, result = _timed("check", "--isolated", "--no-cache", "--fix", "--select", "HG102", "deep.cu", cwd=tmp_path)
+    assert result.code == 0 and "Traceback" not in result.stderr, result.stderr
+    assert path.read_bytes().count(b") || defined(USE_ROCM)\n") == DEPTH
+    assert seconds < 150, f"{seconds:.1f} s"
+
+
+def test_many_defines_do_not_make_every_question_scan_them() -> None:
+    """`_as_seen_at` built a set of every earlier #define per question: 100,000 defines and 2,000
+    guards took 15 s; only the defines of macros a platform fixes matter."""
+    data = "".join(f"#define M{i} {i}\n" + (f"#if CUDA_VERSION >= {11000 + 10 * i}\nx\n#endif\n" if i % 50 == 0 else "")
+                   for i in range(100_000)).encode()
+    started = time.perf_counter()
+    found = check(FileAnalysis("d.cu", data, Settings()), ["HG101"])
+    assert len(found) == 2000
+    assert time.perf_counter() - started < 8
+
+
+def _finding(*spans: tuple[int, int]) -> Finding:
+    edits = tuple(Edit(start, end, b"x") for start, end in spans)
+    return Finding("HG101", "m", spans[0][0], spans[0][1], Fix(SAFE, "f", edits))
+
+
+def test_non_overlapping_fixes_by_bisection_keep_the_touching_rule() -> None:
+    """Edits that touch (share an end point) wait for the next round, whatever their order."""
+    first = _finding((10, 20))
+    chosen = _non_overlapping([first, _finding((20, 20)), _finding((5, 10)), _finding((21, 21)), _finding((0, 4)),
+                               _finding((4, 5)), _finding((15, 30)), _finding((2, 3), (40, 41)), _finding((50, 60)), _finding((45, 50))])
+    assert [f.fix.edits[0].start for f in chosen] == [10, 21, 0, 50]
+
+
+def test_touched_directives_by_bisection() -> None:
+    data = b"#if A\nx\n#elif B // c\ny\n#endif\n"
+    directives = scan(data).directives
+    elif_end = directives[1].end
+    edits = [Edit(5, 5, b" && C"), Edit(elif_end, elif_end, b""), Edit(7, 7, b"")]
+    assert _touched(directives, edits) == {0, 1}
+    assert _touched(directives, [Edit(len(data) - 1, len(data), b"")]) == {2}

@@ -18,7 +18,7 @@ from hipify_guard.settings import Settings
 LOADED_PROBE = textwrap.dedent("""
     import sys
     from hipify_guard.cli import main
-    sys.argv = ["hipify-guard", "check", *sys.argv[1:]]
+    sys.argv = ["hipify-guard", "check", "--no-cache", *sys.argv[1:]]  # the cache may answer without libclang
     try:
         main()
     except SystemExit:

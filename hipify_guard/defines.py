@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .reading import read_file
 from .scanner import Directive, scan
 from .spelling import near_miss
 
@@ -25,8 +26,7 @@ def near_miss_defines(paths: Iterable[str], known: frozenset[str]) -> frozenset[
     found: set[str] = set()
     for path in paths:
         try:
-            with open(path, "rb") as stream:
-                data = stream.read()
+            data = read_file(path)[0]  # not open(): a FIFO would block the run
         except OSError:
             continue  # the main pass reports unreadable files
         candidates = set()

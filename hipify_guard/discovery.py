@@ -94,7 +94,12 @@ def _wanted(entry: os.DirEntry[str], extensions: frozenset[str], real_root: str)
     """A regular file with a wanted extension; a symlink only when it points inside the root."""
     name = entry.name
     dot = name.rfind(".")  # the suffix as pathlib sees it, without pathlib's cost (11k files: 60 ms)
-    if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions or not entry.is_file():
+    if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions:
+        return False
+    try:
+        if not entry.is_file():  # broken symlinks too
+            return False
+    except OSError:  # a symlink loop (ELOOP): no file behind it
         return False
     if entry.is_symlink():
         target = os.path.realpath(entry.path)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .analysis import FileAnalysis, Literal
+from .reading import read_file
 from .settings import Settings
 from .source import LineIndex
 
@@ -45,8 +46,7 @@ EMPTY_SOURCE = Source("", (), frozenset())
 def read_source(path: str, settings: Settings) -> Source:
     """The include sites of the file at `path` (an unreadable file has none)."""
     try:
-        with open(path, "rb") as stream:
-            data = stream.read()
+        data = read_file(path)[0]  # not open(): a FIFO would block the run
     except OSError:
         return EMPTY_SOURCE
     return source_of(path, data, settings)

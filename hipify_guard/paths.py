@@ -42,10 +42,10 @@ def repo_relative(filename: str) -> str:
 def artifact_uri(filename: str) -> str:
     """A URI for SARIF: repo-relative and percent-encoded, or `file://` for files outside the root."""
     path = repo_relative(filename)
-    encoded = quote(path, safe="/")
+    encoded = quote(os.fsencode(path), safe="/")  # the name's own bytes: a non-UTF-8 name becomes %FF
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 
 def root_uri() -> str:
     """The root as a `file://` URI that ends in `/` (SARIF's `originalUriBaseIds`)."""
-    return "file://" + quote(Path(project_root()).as_posix().rstrip("/") + "/", safe="/")
+    return "file://" + quote(os.fsencode(Path(project_root()).as_posix().rstrip("/") + "/"), safe="/")

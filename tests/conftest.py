@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
@@ -60,3 +61,15 @@ def require_tool(name: str) -> str:
     if found is None:
         pytest.skip(f"{name} is not installed (CI installs it; see .ci/run)")
     return found
+
+
+CANNOT_DROP_PRIVILEGES = 77  # exit status of a child in which `without_file_permission_override` failed
+
+
+def without_file_permission_override() -> None:
+    """In the child (`preexec_fn`): drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so even root obeys
+    file modes (CI runs as root). Exits CANNOT_DROP_PRIVILEGES when the system refuses."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            os._exit(CANNOT_DROP_PRIVILEGES)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import subprocess
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import console_script, require_tool, run_cli
+from conftest import console_script, require_tool, run_cli, without_file_permission_override
 
 GUARD = b"#if CUDA_VERSION >= 11000\nint x;\n#endif\n"
 
@@ -81,21 +80,13 @@ def test_symlinks_never_lead_out_of_the_root(tmp_path: Path) -> None:
     assert _checked(root, ".") == ["./linked_in.cu", "./r.cu"]
 
 
-def _without_file_permission_override() -> None:
-    """In the child: drop CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so even root obeys file modes."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
-        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
-            os._exit(77)
-
-
 def test_an_unreadable_folder_is_a_note_not_a_crash(tmp_path: Path) -> None:
     _tree(tmp_path, {"ok.cu": GUARD, "locked/hidden.cu": GUARD})
     (tmp_path / "locked").chmod(0)
     try:
         completed = subprocess.run([*console_script(), "check", "--output-format", "json", "."], cwd=tmp_path,
                                    capture_output=True, env={**os.environ, "NO_COLOR": "1"}, timeout=120,
-                                   preexec_fn=_without_file_permission_override if os.geteuid() == 0 else None,
+                                   preexec_fn=without_file_permission_override if os.geteuid() == 0 else None,
                                    check=False)
     finally:
         (tmp_path / "locked").chmod(0o755)

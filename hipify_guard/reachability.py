@@ -143,8 +143,8 @@ class _Path:
         """Try the witness, with the literal's new variables swept over its own critical values."""
         item, wanted = literal
         free = sorted(name for name in variables if name not in self.decided)  # not `- keys()`: O(witness)
-        choices = [sorted(item.constants) if name in item.calls else _candidates(name, self.platform, item.constants)
-                   for name in free]
+        choices = [sorted(item.constants) if name in item.calls
+                   else _candidates(name, self.platform, item.constants, name in self._valued(item)) for name in free]
         if _product(map(len, choices)) > MAX_CONFIGURATIONS:
             return False
         for values in itertools.product(*choices):
@@ -153,6 +153,11 @@ class _Path:
                 self._decide(chosen)
                 return True
         return False
+
+    def _valued(self, item: Term) -> set[str]:
+        """The targets whose value `item` reads (as `configurations` decides it)."""
+        renames = self.platform.renames
+        return {renames.get(name, name) for name in item.names if item.reads_value(name)}
 
     def _config(self, item: Term, chosen: dict[str, Value]) -> dict[str, int | str]:
         """The configuration of `item`'s names under the witness and `chosen`."""
@@ -220,8 +225,9 @@ def _sizes(terms: Sequence[Term], platform: Platform) -> list[int]:
     """The number of critical values of each free variable of `terms` (as `configurations` counts)."""
     constants = frozenset().union(*(item.constants for item in terms))
     targets = {platform.renames.get(name, name) for item in terms for name in item.names}
+    valued = {platform.renames.get(name, name) for item in terms for name in item.names if item.reads_value(name)}
     calls = frozenset().union(*(item.calls for item in terms))
-    return [len(_candidates(target, platform, constants)) for target in targets] + [len(constants)] * len(calls)
+    return [len(_candidates(target, platform, constants, target in valued)) for target in targets] + [len(constants)] * len(calls)
 
 
 def _product(sizes: Iterable[int]) -> int:

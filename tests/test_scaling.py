@@ -96,3 +96,36 @@ def test_touched_directives_by_bisection() -> None:
     edits = [Edit(5, 5, b" && C"), Edit(elif_end, elif_end, b""), Edit(7, 7, b"")]
     assert _touched(directives, edits) == {0, 1}
     assert _touched(directives, [Edit(len(data) - 1, len(data), b"")]) == {2}
+
+
+FP16_GUARD = (b"#if (defined(__FORCE_INCLUDE_CUDA_FP16_HPP_FROM_FP16_H__) || \\\n"
+              b"    !(defined(__CUDACC_RTC__) && ((__CUDACC_VER_MAJOR__ > 12) || ((__CUDACC_VER_MAJOR__ == 12) && "
+              b"(__CUDACC_VER_MINOR__ >= 3)))))\nx\n#endif\n")
+
+
+def test_macros_tested_only_with_defined_get_two_values_in_the_sweep(tmp_path: Path) -> None:
+    """cuda_fp16.h's guard (HG102): every macro took every critical value, 6,561 configurations
+    and ~17 s of pcpp per platform to prove the fix; a macro only tested with `defined` needs
+    undefined and one value (324 configurations)."""
+    from hipify_guard.platforms import configurations
+
+    file = FileAnalysis("fp16.h", FP16_GUARD, Settings())
+    condition = file.condition(file.arms[0]).term
+    assert sum(1 for _ in configurations((condition,), file.settings.cuda)) == 324
+    (tmp_path / "fp16.h").write_bytes(FP16_GUARD)
+    seconds, result = _timed("check", "--isolated", "--no-cache", "--fix", "fp16.h", cwd=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert b"|| defined(USE_ROCM)" in (tmp_path / "fp16.h").read_bytes()
+    assert seconds < 10, f"{seconds:.1f} s"
+
+
+def test_a_proof_too_costly_for_pcpp_is_refused_in_seconds(tmp_path: Path) -> None:
+    """A 60-term guard has 4,356 configurations of 700-byte conditions: 140 s of pcpp. Beyond
+    MAX_PROOF_WORK the fix is refused (exit 2, the file untouched) instead."""
+    terms = " || ".join(f"FOO == {i}" for i in range(1, 61))
+    data = f"#if CUDA_VERSION >= 11000 && ({terms})\nx\n#endif\n".encode()
+    (tmp_path / "wide.cu").write_bytes(data)
+    seconds, result = _timed("check", "--isolated", "--no-cache", "--fix", "wide.cu", cwd=tmp_path)
+    assert result.code == 2 and "too many configurations to prove the rewrite on CUDA" in result.stderr, result.stderr
+    assert (tmp_path / "wide.cu").read_bytes() == data
+    assert seconds < 20, f"{seconds:.1f} s"

@@ -44,6 +44,9 @@ class FileAnalysis:
         self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
         self._defines_of: dict[frozenset[str], tuple[list[int], list[str]]] = {}
+        # Facts other modules derive from this file (keyed by their class): they die with it.
+        # They must not refer back to the file strongly (a cycle outlives the file until a GC).
+        self.derived: dict[type, object] = {}
 
     @cached_property
     def scan(self) -> Scan:

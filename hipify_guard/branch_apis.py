@@ -26,7 +26,6 @@ from .rocm_versions import EVERY, Version, earliest
 
 # Prefixes of CUDA-ecosystem APIs, mapped or not (NVML, NCCL, cuDSS... are not in HIPIFY's tables).
 _CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]|NCCL_|cudss[A-Z]|nvrtc[A-Z]")
-_CACHE: weakref.WeakKeyDictionary[FileAnalysis, BranchApis] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +38,10 @@ class ApiUse:
 
 
 def branch_apis(file: FileAnalysis) -> BranchApis:
-    """The (cached) branch facts of `file`."""
-    facts = _CACHE.get(file)
+    """The branch facts of `file`, computed once and kept in (and dropped with) the file."""
+    facts = file.derived.get(BranchApis)
     if facts is None:
-        facts = _CACHE[file] = BranchApis(file)
+        facts = file.derived[BranchApis] = BranchApis(file)
     return facts
 
 
@@ -50,7 +49,7 @@ class BranchApis:
     """Mapped API uses per branch, and the ROCm versions that take each branch."""
 
     def __init__(self, file: FileAnalysis) -> None:
-        self.file = file
+        self.file = weakref.proxy(file)  # the file holds these facts: no reference cycle
         macros = file.settings.macros
         self.guard_macros = (macros.cuda_version_macros | macros.rocm_macros
                              | {macros.rocm_macro, macros.rocm_version_macro})

@@ -178,7 +178,7 @@ def sweep(versions: Iterable[bytes], changed: list[int], platform: Platform) -> 
             for config in configs:
                 config = {**always, **config}
                 found.setdefault(tuple(sorted((k, str(v)) for k, v in config.items())), config)
-    assert len(found) <= MAX_CONFIGURATIONS
+    assert len(found) <= MAX_CONFIGURATIONS, f"too many configurations in all ({len(found)})"
     return list(found.values()) or [always]
 
 

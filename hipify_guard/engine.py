@@ -47,6 +47,12 @@ def rule_triggers(settings: Settings, code: str) -> tuple[bytes, ...]:
     return tuple(name.encode() for name in CHECKS[code].triggers(settings))
 
 
+def rule_screen(settings: Settings, code: str):
+    """One rule's screen for `settings` (`checks.Screen`), or None."""
+    screen = CHECKS[code].screen
+    return None if screen is None else screen(settings)
+
+
 def mentions(data: bytes, triggers: Sequence[bytes]) -> bool:
     """The prefilter: does any trigger name occur in the bytes?"""
     return any(name in data for name in triggers)

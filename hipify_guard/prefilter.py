@@ -13,7 +13,7 @@ word that occurs in nearly every header. `bench/` measures the whole tool agains
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 MIN_PROBE = 5  # shorter shared prefixes measured slower overall: slow passes, frequent hits
 _INDEXED_GROUP = 16  # groups larger than this are confirmed through a dict, not a scan of names
@@ -100,19 +100,23 @@ def _confirmer(group: tuple[bytes, ...]):
 
 
 class RuleFilter:
-    """Which rules are worth running on some bytes: those whose trigger names occur in them.
+    """Which rules are worth running on some bytes: those whose trigger names occur in them and
+    whose screen (a sharper byte test some rules have, `checks.Screen`) admits them.
 
-    A rule without trigger names runs whenever another rule's names occur (as before the
-    per-rule filter). Rules sharing a set of names share its passes.
+    A rule without trigger names runs whenever another rule runs. Rules sharing a set of names
+    share its passes.
     """
 
-    def __init__(self, triggers: dict[str, tuple[bytes, ...]]) -> None:
+    def __init__(self, triggers: dict[str, tuple[bytes, ...]],
+                 screens: dict[str, Callable[[bytes], bool]] | None = None) -> None:
         self.order = tuple(triggers)
         self.any = Prefilter(name for names in triggers.values() for name in names)
         groups: dict[tuple[bytes, ...], set[str]] = {}
         for code, names in triggers.items():
             groups.setdefault(tuple(sorted(set(names))), set()).add(code)
-        self._groups = [(Prefilter(names) if names else None, codes) for names, codes in groups.items()]
+        self._groups = [(Prefilter(names), codes) for names, codes in groups.items() if names]
+        self._always = groups.get((), set())
+        self._screens = tuple((screens or {}).items())
 
     def __call__(self, data: bytes) -> tuple[str, ...]:
         """The codes worth running, in their given order (empty: skip the file)."""
@@ -120,6 +124,11 @@ class RuleFilter:
             return ()
         worth: set[str] = set()
         for prefilter, codes in self._groups:
-            if prefilter is None or prefilter(data):
+            if prefilter(data):
                 worth |= codes
-        return tuple(code for code in self.order if code in worth)
+        for code, screen in self._screens:
+            if code in worth and not screen(data):
+                worth.discard(code)
+        if not worth:
+            return ()
+        return tuple(code for code in self.order if code in worth or code in self._always)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .analysis import FileAnalysis
 from .diagnostics import FileReport, ToolMessage, resolve
-from .engine import check, fix, rule_triggers
+from .engine import check, fix, rule_screen, rule_triggers
 from .prefilter import RuleFilter
 from .reading import NotAFile, read_file
 from .settings import Settings
@@ -104,7 +104,9 @@ def _why_skipped(data: bytes) -> str:
 
 @lru_cache(maxsize=64)
 def _rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
-    return RuleFilter({code: rule_triggers(settings, code) for code in codes})
+    screens = {code: rule_screen(settings, code) for code in codes}
+    return RuleFilter({code: rule_triggers(settings, code) for code in codes},
+                      {code: screen for code, screen in screens.items() if screen is not None})
 
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:

@@ -58,3 +58,61 @@ def test_rule_filter_keeps_the_rules_whose_names_occur_in_order() -> None:
     assert rules(b"#ifdef __HIP__\n") == ("HG106", "HG107", "HG905")
     assert rules(b"int cuda;\n") == ()  # nothing occurs: not even the rule without names runs
     assert RuleFilter({"HG905": ()})(b"CUDA_VERSION") == ()
+
+
+def test_a_screen_drops_its_rule_and_a_rule_without_names_runs_only_with_another() -> None:
+    rules = RuleFilter({"HG101": (b"CUDA_VERSION",), "HG107": (b"CUDA",), "HG905": ()},
+                       {"HG107": lambda data: b"#if" in data})
+    assert rules(b"#if CUDA_VERSION > 1\n") == ("HG101", "HG107", "HG905")
+    assert rules(b"int x = CUDA_VERSION;\n") == ("HG101", "HG905")
+    assert rules(b"// CUDA\n") == (), "the screen rejects HG107, and HG905 never runs alone"
+
+
+# HG107's screen: files whose conditional directives name a near miss (or may: the line goes on).
+ADMITTED = [
+    b"#if CUDA_VERSON >= 11000\n#endif\n", b"#ifdef HIP_VERSON\n#endif\n", b"# ifndef __CUDA__ARCH__\n",
+    b"#if X\n#elif defined(CUDART_RUNTIME)\n", b"#elifdef ROCM_VERSON\n", b"/* c */ #if CUDA_VERSON\n",
+    b"#/* x */if CUDA_VERSON\n", b"#if A || \\\n  CUDA_VERSON\n", b"#if A /* two\n lines */ || CUDA_VERSON\n",
+    b"#if CU\\\nDA_VERSON\n", b"#if A\r#elif CUDA_VERSON\r", b"#if X /*/ CUDA_VERSON */\n", b"#if \xc3\xa9\n",
+]
+REJECTED = [
+    b"#if CUDA_VERSION >= 11000\n#endif\n", b"#define CUDA_VERSON 1\n", b"// CUDA_VERSON\nint x;\n",
+    b"#include <cuda.h>\n#pragma CUDA_VERSON\n", b"#if defined(__CUDACC__) /* CUDA */\n#endif\n", b"#iffy CUDA_VERSON\n",
+]
+
+
+def test_the_hg107_screen_admits_conditionals_that_name_a_near_miss() -> None:
+    from hipify_guard.checks.misspelled_macro import conditional_near_misses
+    from hipify_guard.settings import Settings
+
+    admits = conditional_near_misses(Settings())
+    assert [data for data in ADMITTED if not admits(data)] == []
+    assert [data for data in REJECTED if admits(data)] == []
+
+
+def test_the_hg107_screen_admits_every_fixture_with_a_finding() -> None:
+    from pathlib import Path
+
+    from hipify_guard.checks.misspelled_macro import conditional_near_misses
+    from hipify_guard.settings import Settings
+
+    admits = conditional_near_misses(Settings())
+    fixtures = [path for path in Path(__file__).parent.glob("rules/*/*") if b"expect: HG107" in path.read_bytes()]
+    assert fixtures and all(admits(path.read_bytes()) for path in fixtures)
+
+
+def test_hg107_finds_nothing_where_its_screen_rejects() -> None:
+    from pathlib import Path
+
+    from hipify_guard.analysis import FileAnalysis
+    from hipify_guard.checks import CHECKS
+    from hipify_guard.checks.misspelled_macro import conditional_near_misses
+    from hipify_guard.settings import Settings
+
+    settings = Settings()
+    admits = conditional_near_misses(settings)
+    samples = REJECTED + [path.read_bytes() for path in Path(__file__).parent.glob("rules/*/*")]
+    rejected = [data for data in samples if not admits(data)]
+    assert len(rejected) > 20
+    for data in rejected:
+        assert list(CHECKS["HG107"].function(FileAnalysis("x.cu", data, settings))) == [], data

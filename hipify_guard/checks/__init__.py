@@ -15,6 +15,9 @@ from ..settings import Settings
 
 CheckFunction = Callable[[FileAnalysis], Iterable[Finding]]
 Triggers = Callable[[Settings], Iterable[str]]
+# A sharper byte test than the trigger names, for the files they admit: it may admit a file the
+# rule finds nothing in, never reject one it would find something in.
+Screen = Callable[[Settings], Callable[[bytes], bool]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,18 +26,21 @@ class RegisteredCheck:
 
     function: CheckFunction
     triggers: Triggers
+    screen: Screen | None = None
 
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
 
-def check(code: str, triggers: Triggers = lambda settings: ()) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a rule function under its code, with the byte triggers of the prefilter."""
+def check(code: str, triggers: Triggers = lambda settings: (),
+          screen: Screen | None = None) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a rule function under its code, with the byte triggers of the prefilter (and
+    optionally a screen: see `Screen`)."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if code in CHECKS:
             raise ValueError(f"rule {code} registered twice")
-        CHECKS[code] = RegisteredCheck(function, triggers)
+        CHECKS[code] = RegisteredCheck(function, triggers, screen)
         return function
 
     return register

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..analysis import FileAnalysis
 from ..comparisons import comparisons
@@ -18,6 +18,11 @@ from . import check
 # The leading words of the known macros: a misspelling rarely loses all of them.
 LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD_BYTES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+# `#`, what the scanner allows before the keyword, a conditional keyword, the rest of the line.
+_CONDITIONAL_LINE = re.compile(
+    rb"#(?:[ \t\f\v]|\\(?:\r\n|\n|\r)|/\*(?:[^*]|\*+[^*/])*\*+/)*(?:el)?if(?:n?def)?\b([^\r\n]*)"
+)
 
 
 def settings_known(settings: Settings) -> frozenset[str]:
@@ -26,7 +31,31 @@ def settings_known(settings: Settings) -> frozenset[str]:
     return known_macros(settings.macros, extra)
 
 
-@check("HG107", lambda settings: LEAD_WORDS)
+def conditional_near_misses(settings: Settings) -> Callable[[bytes], bool]:
+    """HG107's screen: does a conditional directive's line name a near miss? Words are judged
+    once per process. A line that may go on (a backslash, an open `/*`) or is not ASCII says
+    maybe; `#` in comments and strings only admit more files."""
+    known = settings_known(settings)
+    judged: dict[bytes, bool] = {}
+
+    def admits(data: bytes) -> bool:
+        for match in _CONDITIONAL_LINE.finditer(data):
+            rest = match.group(1)
+            opened = rest.rfind(b"/*")
+            if b"\\" in rest or (opened >= 0 and rest.find(b"*/", opened + 2) < 0) or not rest.isascii():
+                return True
+            for word in _WORD_BYTES.findall(rest):
+                near = judged.get(word)
+                if near is None:
+                    near = judged[word] = near_miss(word.decode("ascii"), known) is not None
+                if near:
+                    return True
+        return False
+
+    return admits
+
+
+@check("HG107", lambda settings: LEAD_WORDS, screen=conditional_near_misses)
 def misspelled_version_macro(file: FileAnalysis) -> Iterator[Finding]:
     """`__CUDA__ARCH__`, `CUDART_RUNTIME >= 12000`, `HIP_VERSON`: always 0 / undefined."""
     known = settings_known(file.settings)

@@ -46,7 +46,7 @@ _TAG_TEXT = "This is a hipify-guard cache folder."
 _PROJECT_MARKERS = ("pyproject.toml", ".hipify-guard.toml", "hipify-guard.toml", ".git")
 _STATUS = struct.Struct("<qqq")
 _DIGEST_SIZE = 16
-_FORMAT = "1"
+_FORMAT = "2"
 
 
 def cache_folder(start: str | None = None) -> Path:
@@ -205,9 +205,10 @@ def _canonical(value: object) -> object:
 
 def pack(report: FileReport) -> bytes | None:
     """A report's cacheable part, or None for a report with nothing to say."""
-    if not report.diagnostics and not report.notes:
+    kept = (report.diagnostics, report.notes, report.near_miss_defines, report.assumed_undefined)
+    if not any(kept):
         return None
-    return pickle.dumps((report.diagnostics, report.notes), pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
 
 
 def cacheable(report: FileReport) -> bool:
@@ -221,10 +222,10 @@ def cacheable(report: FileReport) -> bool:
 def unpack(payload: bytes, filename: str) -> FileReport | None:
     """The report stored by `pack` (not None), for `filename`; None when the entry does not load."""
     try:
-        diagnostics, notes = _ReportUnpickler(payload).load()
+        diagnostics, notes, defines, assumed = _ReportUnpickler(payload).load()
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
-    report = FileReport(filename)
+    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed)
     report.diagnostics = [d if d.filename == filename else replace(d, filename=filename) for d in diagnostics]
     report.notes = [n if n.filename == filename else replace(n, filename=filename) for n in notes]
     return report

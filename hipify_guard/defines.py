@@ -1,44 +1,62 @@
-"""HG107's pre-pass: which near misses of known macros are #defined somewhere in the checked files.
+"""HG107 across the checked files: a near miss of a known macro that some checked file #defines
+is no misspelling.
 
-A misspelled macro is only a bug when nothing defines it. The pre-pass reads every file once,
-finds `#define NAME` lines with a cheap byte search, keeps the names that are near misses of a
-known macro (usually none), and confirms them with the scanner, which knows comments and
-strings. The result is a small set that goes into `Settings.project_defines`, so the per-file
-check stays a pure function of (file bytes, settings).
+Check runs learn the tree's defines from the files' own jobs: each job reports the near misses
+its file #defines (`near_miss_defines`: a cheap byte search, each name judged once per process,
+confirmed by the scanner, which knows comments and strings) and the names its HG107 findings
+take to be defined nowhere (`assumed_undefined`), so a file's result depends on its bytes only
+and is cached as such. After the run, a file whose findings assumed a name that another file
+defines is checked again knowing it (`project.settle_defines`). Fix and diff runs write as they
+go, so they read every file once before (`tree_near_miss_defines`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from .findings import Finding
 from .reading import read_file
 from .scanner import Directive, scan
 from .spelling import near_miss
 
+MISSPELLING = "HG107"
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)")  # `^` with re.M is 10x slower
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_judged: dict[frozenset[str], dict[bytes, bool]] = {}  # known macros -> name -> is a near miss
 
 
-def near_miss_defines(paths: Iterable[str], known: frozenset[str]) -> frozenset[str]:
+def near_miss_defines(data: bytes, known: frozenset[str]) -> frozenset[str]:
+    """The near misses of `known` that `data` #defines (not in comments or strings)."""
+    judged = _judged.setdefault(known, {})
+    candidates = set()
+    for match in _DEFINE.finditer(data):
+        name = match.group(1)
+        near = judged.get(name)
+        if near is None:
+            near = judged[name] = near_miss(name.decode("ascii"), known) is not None
+        if near:
+            candidates.add(name.decode("ascii"))
+    if not candidates:
+        return frozenset()
+    return frozenset(defined_names(data, scan(data).directives) & candidates)
+
+
+def tree_near_miss_defines(paths: Iterable[str], known: frozenset[str]) -> frozenset[str]:
     """The near misses of `known` that some file among `paths` #defines."""
-    judged: dict[bytes, bool] = {}
     found: set[str] = set()
     for path in paths:
         try:
             data = read_file(path)[0]  # not open(): a FIFO would block the run
         except OSError:
             continue  # the main pass reports unreadable files
-        candidates = set()
-        for match in _DEFINE.finditer(data):
-            name = match.group(1)
-            if name not in judged:
-                judged[name] = near_miss(name.decode("ascii"), known) is not None
-            if judged[name]:
-                candidates.add(name)
-        if candidates:
-            found |= defined_names(data, scan(data).directives) & {name.decode("ascii") for name in candidates}
+        found |= near_miss_defines(data, known)
     return frozenset(found)
+
+
+def assumed_undefined(data: bytes, findings: Sequence[Finding]) -> frozenset[str]:
+    """The names that HG107 findings (each spans its name) take to be defined nowhere."""
+    return frozenset(data[f.start : f.end].decode("ascii", "replace") for f in findings if f.code == MISSPELLING)
 
 
 def defined_names(data: bytes, directives: Iterable[Directive]) -> set[str]:

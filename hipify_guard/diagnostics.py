@@ -73,6 +73,10 @@ class FileReport:
     diff: str = ""
     errors: list[ToolMessage] = field(default_factory=list)
     notes: list[ToolMessage] = field(default_factory=list)
+    # HG107 across the run (see `defines`): near misses the file #defines, and the names its
+    # findings (suppressed ones too) take to be defined nowhere.
+    near_miss_defines: frozenset[str] = frozenset()
+    assumed_undefined: frozenset[str] = frozenset()
 
 
 def resolve(filename: str, findings: list[Finding], lines: LineIndex) -> list[Diagnostic]:

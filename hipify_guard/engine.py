@@ -64,7 +64,16 @@ def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None 
     `worth`: the codes among `codes` whose trigger names occur in the file (`RuleFilter`); the
     others cannot find anything, so only these run (None: all). Suppressions still see `codes`.
     """
-    findings = [finding for code in (codes if worth is None else worth) for finding in CHECKS[code].function(file)]
+    return settle(file, run_rules(file, codes if worth is None else worth), codes)
+
+
+def run_rules(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
+    """What the rules `codes` find, before suppressions."""
+    return [finding for code in codes for finding in CHECKS[code].function(file)]
+
+
+def settle(file: FileAnalysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
+    """The rules' findings without the suppressed ones, with HG902 (`codes`: the enabled rules), in file order."""
     findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 

@@ -131,8 +131,8 @@ class _Session:
         first, step = chunk
         for number in self.pending[first::step]:
             report = self.run_one(self.jobs[number], index, results)
-            if report is not None and not (report.diagnostics or report.notes or report.errors
-                                           or report.fixed or report.diff):
+            if report is not None and not (report.diagnostics or report.notes or report.errors or report.fixed
+                                           or report.diff or report.near_miss_defines or report.assumed_undefined):
                 report = None
             compact.append(report)
         return compact, index, results

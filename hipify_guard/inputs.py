@@ -12,6 +12,7 @@ from .diagnostics import FileReport, ToolMessage
 from .discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, discover
 from .execute import execute
 from .progress import progress
+from .project import settle_defines
 from .runner import Job
 from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
 
@@ -75,4 +76,5 @@ class Inputs:
             reports, data = run_stdin(jobs, read_stdin())
             return found + reports, data
         with progress(len(jobs), enabled=show_progress) as bar:
-            return found + execute(jobs, bar.advance, workers, cache), None
+            reports = execute(jobs, bar.advance, workers, cache)
+        return found + settle_defines(jobs, reports, lambda again: execute(again, None, workers, cache)), None

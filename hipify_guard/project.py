@@ -9,22 +9,22 @@ override every file. Results are cached per folder and per configuration, so 10,
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from .build_scope import with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
-from .defines import near_miss_defines
+from .defines import MISSPELLING, tree_near_miss_defines
+from .diagnostics import FileReport
 from .discovery import Exclusion
 from .platforms import MacroSet
-from .runner import Job
+from .runner import CHECK, Job
 from .selection import Selection
 from .settings import Settings
 
 COMMAND_LINE = "command line"
-MISSPELLING = "HG107"
 
 
 class Project:
@@ -111,7 +111,7 @@ class Project:
                 continue
             jobs.append(Job(name, path, self.settings(options), self.codes(name, options), mode, unsafe))
             sources.append(options)
-        return with_project_defines(with_builds(jobs, sources, given))
+        return with_project_defines(with_builds(jobs, sources, given), mode)
 
 
 def to_settings(options: Options) -> Settings:
@@ -124,15 +124,19 @@ def to_settings(options: Options) -> Settings:
     return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm)
 
 
-def with_project_defines(jobs: list[Job]) -> list[Job]:
-    """HG107's pre-pass: tell every job which near misses some checked file #defines."""
+def with_project_defines(jobs: list[Job], mode: str) -> list[Job]:
+    """What HG107 needs to know of the whole run (see `defines`): in a check run, every job
+    reports the near misses its file #defines (settled by `settle_defines`); fix and diff runs
+    read every file first and tell each job the near misses some checked file #defines."""
     from .checks.misspelled_macro import settings_known
 
     checking = [job for job in jobs if MISSPELLING in job.codes and job.path != "-"]
     if not checking:
         return jobs
     known = frozenset().union(*(settings_known(s) for s in {job.settings for job in checking}))
-    defined = near_miss_defines((job.path for job in jobs if job.path != "-"), known)
+    if mode == CHECK:
+        return [job if job.path == "-" else replace(job, near_misses_of=known) for job in jobs]
+    defined = tree_near_miss_defines((job.path for job in jobs if job.path != "-"), known)
     if not defined:
         return jobs
     updated: dict[Settings, Settings] = {}
@@ -140,6 +144,23 @@ def with_project_defines(jobs: list[Job]) -> list[Job]:
         if job.settings not in updated:
             updated[job.settings] = replace(job.settings, project_defines=defined)
     return [replace(job, settings=updated[job.settings]) if job.settings in updated else job for job in jobs]
+
+
+def settle_defines(jobs: Sequence[Job], reports: list[FileReport],
+                   rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run (one per job) once HG107 knows the run's defines: a file whose
+    findings (suppressed ones too) took a name to be defined nowhere that another file #defines
+    is checked again (`rerun`) with that name in `project_defines`, which HG107 skips."""
+    defined = frozenset().union(*(report.near_miss_defines for report in reports))
+    again = [number for number, report in enumerate(reports) if report.assumed_undefined & defined]
+    if not again:
+        return reports
+    redo = [replace(jobs[number], near_misses_of=frozenset(), settings=replace(
+        jobs[number].settings, project_defines=reports[number].assumed_undefined & defined)) for number in again]
+    settled = list(reports)
+    for number, report in zip(again, rerun(redo)):
+        settled[number] = report
+    return settled
 
 
 @lru_cache(maxsize=256)

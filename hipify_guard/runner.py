@@ -10,7 +10,8 @@ from pathlib import Path
 
 from .analysis import FileAnalysis
 from .diagnostics import FileReport, ToolMessage, resolve
-from .engine import check, fix, rule_screen, rule_triggers
+from .defines import assumed_undefined, near_miss_defines
+from .engine import fix, rule_screen, rule_triggers, run_rules, settle
 from .prefilter import RuleFilter
 from .reading import NotAFile, read_file
 from .settings import Settings
@@ -30,6 +31,8 @@ class Job:
     codes: tuple[str, ...]
     mode: str = CHECK
     unsafe_fixes: bool = False
+    # Known macros whose near misses the file's #defines are reported for (HG107 across the run).
+    near_misses_of: frozenset[str] = frozenset()
 
 
 def run(job: Job) -> FileReport:
@@ -73,6 +76,8 @@ def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
 
 def process(job: Job, data: bytes, report: FileReport) -> bytes:
     """Check (and maybe fix) `data`, filling `report`; returns the new bytes."""
+    if job.near_misses_of:
+        report.near_miss_defines = near_miss_defines(data, job.near_misses_of)
     skipped = _why_skipped(data)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
@@ -82,7 +87,9 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         return data
     if job.mode == CHECK:
         file = FileAnalysis(job.filename, data, job.settings)
-        report.diagnostics = resolve(job.filename, check(file, job.codes, worth), file.lines)
+        found = run_rules(file, worth)
+        report.assumed_undefined = assumed_undefined(data, found)
+        report.diagnostics = resolve(job.filename, settle(file, found, job.codes), file.lines)
         return data
     result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
     report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)

@@ -89,10 +89,13 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         file = FileAnalysis(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
-        report.diagnostics = resolve(job.filename, settle(file, found, job.codes), file.lines)
+        findings = settle(file, found, job.codes)
+        if findings:  # (most files that pass the prefilter find nothing: no line index for them)
+            report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
     result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
-    report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
+    if result.remaining:
+        report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)
     if result.error:
         report.errors.append(ToolMessage(job.filename, result.error))

@@ -129,9 +129,13 @@ def with_builds(jobs: list[Job], options: Sequence[Options], roots: Sequence[str
     """Each job with the Settings and rules its builds call for (`options`: each job's options)."""
     scopes: dict[BuildSources, BuildScope] = {}
     shared: dict[Settings, Settings] = {}
+    named = {id(item): item for item in options}  # few distinct Options objects
+    named = {key: BuildSources.of(item) for key, item in named.items()}
+    if not any(named.values()):
+        return jobs
     result = []
     for job, job_options in zip(jobs, options):
-        sources = BuildSources.of(job_options)
+        sources = named[id(job_options)]
         if not sources:
             result.append(job)
             continue

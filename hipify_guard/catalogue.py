@@ -11,13 +11,7 @@ import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 _FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n", re.S)
@@ -47,6 +41,8 @@ class Rule:
 
 def rules_folder() -> Path:
     """Where the catalogue lives: the installed package data, or `rules/` of a source checkout."""
+    from importlib import resources
+
     try:
         folder = resources.files("hipify_guard._rules")
         path = Path(str(folder))
@@ -65,6 +61,10 @@ def load_catalogue() -> dict[str, Rule]:
 
 
 def _load_rule(page: Path) -> Rule:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     text = page.read_text(encoding="utf-8")
     match = _FRONT_MATTER.match(text)
     if match is None:

@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
-from .argfiles import ArgfileError
-from .baseline import BaselineError, only_new, read_baseline, write_baseline
-from .config import ConfigError
-from .diagnostics import FileReport
 from .formatters import FORMATTERS, RenderOptions
-from .inputs import Inputs, MissingPath
-from .map_command import map_command
 from .output import COLOR_CHOICES, OutputOptions, emit_messages, emit_report
-from .project import Project, command_line_overrides
-from .rule_command import rule_command
-from .eval_command import eval_command
-from .files_command import files_command
-from .runner import CHECK, DIFF, FIX
-from .standard_input import write_stdout
+
+if TYPE_CHECKING:
+    from .diagnostics import FileReport
+    from .project import Project
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# Commands in modules of their own, imported when run (or listed by --help): `check` need not load them.
+LAZY_COMMANDS = {"eval": "eval_command", "files": "files_command", "map": "map_command", "rule": "rule_command"}
 
 
 class UsageError(click.ClickException):
@@ -32,13 +28,23 @@ class UsageError(click.ClickException):
     exit_code = EXIT_ERROR
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The commands, with those of LAZY_COMMANDS imported on first use (click's lazy-loading pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            module = LAZY_COMMANDS[cmd_name]
+            return getattr(import_module(f"{__package__}.{module}"), module)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hipify-guard")
 def cli() -> None:
     """Make every CUDA version guard say explicitly what happens on AMD ROCm."""
-
-
-cli.add_command(map_command)
 
 
 @cli.command("check")
@@ -93,6 +99,13 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
                   config_file: str | None, isolated: bool, compile_commands: str | None,
                   cuda_compile_commands: str | None, rocm_files: tuple[str, ...]) -> None:
     """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
+    from .argfiles import ArgfileError
+    from .baseline import BaselineError, only_new, read_baseline
+    from .config import ConfigError
+    from .inputs import Inputs, MissingPath
+    from .runner import CHECK, DIFF, FIX
+    from .standard_input import write_stdout
+
     project = _project(config_file, isolated, policy=policy, select=select, ignore=ignore,
                        extend_select=extend_select, per_file_ignores=per_file_ignores,
                        exclude=exclude, extend_exclude=extend_exclude, compile_commands=compile_commands,
@@ -126,11 +139,6 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     sys.exit(_exit_status(reports, mode, exit_zero, exit_non_zero_on_fix))
 
 
-cli.add_command(rule_command)
-cli.add_command(eval_command)
-cli.add_command(files_command)
-
-
 @cli.command("clean")
 def clean_command() -> None:
     """Delete the results cache (`$HIPIFY_GUARD_CACHE_DIR`, or .hipify-guard-cache in the project root)."""
@@ -154,6 +162,8 @@ def open_cache():
 
 
 def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions) -> int:
+    from .baseline import BaselineError, write_baseline
+
     emit_messages(reports, output)
     try:
         count = write_baseline(path, reports)
@@ -167,6 +177,8 @@ def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions)
 def _project(config_file: str | None, isolated: bool, **options: object) -> Project:
     """The configuration of every checked path, with the command line's options on top."""
     from .checks import CHECKS
+    from .config import ConfigError
+    from .project import Project, command_line_overrides
 
     if config_file and isolated:
         raise UsageError("--config and --isolated cannot be used together")
@@ -177,6 +189,8 @@ def _project(config_file: str | None, isolated: bool, **options: object) -> Proj
 
 
 def _exit_status(reports: list[FileReport], mode: str, exit_zero: bool, exit_non_zero_on_fix: bool) -> int:
+    from .runner import DIFF
+
     if any(report.errors for report in reports):
         return EXIT_ERROR
     if exit_zero:

@@ -8,7 +8,6 @@ and the key, and exits with status 2.
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -16,11 +15,6 @@ from typing import Any
 
 from .platforms import CUDA_ARCH_MACROS, CUDA_VERSION_MACROS, EMPTY, ROCM_MACROS, UNDEFINED, UserModel
 from .settings import Policy, parse_version
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 CONFIG_NAMES = (".hipify-guard.toml", "hipify-guard.toml", "pyproject.toml")
 BUILTIN_MODELS = ("hip", "torch-hipify")
@@ -96,6 +90,10 @@ def has_config(path: str) -> bool:
 
 
 def _table(path: str) -> dict | None:
+    if sys.version_info >= (3, 11):  # (imported here: most runs read no configuration file)
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         with open(path, "rb") as stream:
             document = tomllib.load(stream)
@@ -184,7 +182,9 @@ def validate(table: dict[str, Any], path: str, known_codes: frozenset[str], *, o
     """Raise ConfigError naming the file and key (or the option, for the command line) of a problem."""
     for key, value in table.items():
         if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1)
+            from difflib import get_close_matches
+
+            close = get_close_matches(key, KEYS, n=1)
             hint = f"; did you mean `{close[0]}`?" if close else ""
             raise ConfigError(f"{path}: unknown key `{key}`{hint}")
         problem = _problem(key, value, known_codes)

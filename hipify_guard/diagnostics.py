@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .catalogue import load_catalogue
-from .findings import Finding
-from .source import LineIndex
+if TYPE_CHECKING:
+    from .findings import Finding
+    from .source import LineIndex
 
 MAX_SHOWN_LINES = 12
 
@@ -81,6 +82,8 @@ class FileReport:
 
 def resolve(filename: str, findings: list[Finding], lines: LineIndex) -> list[Diagnostic]:
     """Turn offset-based findings into diagnostics with rows and columns."""
+    from .catalogue import load_catalogue  # (a warm run shows cached diagnostics: no catalogue)
+
     catalogue = load_catalogue()
     diagnostics = []
     for finding in findings:

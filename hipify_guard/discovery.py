@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from .diagnostics import ToolMessage
 from .paths import work_tree_root
@@ -22,6 +21,9 @@ DEFAULT_EXTENSIONS = frozenset({
     "cu", "cuh", "hip",
 })
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 Excluder = Callable[[str, bool], bool]  # (path as walked, is a folder) -> excluded?
 NameTest = Callable[[str, bool], bool]  # (name of an entry in the current folder, is a folder) -> ignored?
@@ -33,7 +35,7 @@ class Exclusion:
     def __init__(self, patterns: Iterable[str], base: str = ".") -> None:
         self.patterns = tuple(patterns)
         self.base = os.path.abspath(base)
-        self.spec = GitIgnoreSpec.from_lines(self.patterns)
+        self.spec = _gitignore_spec(self.patterns)
 
     def __call__(self, path: str, is_dir: bool) -> bool:
         """Whether `path` (relative to the current folder, or absolute) matches; paths outside `base` never do."""
@@ -189,7 +191,14 @@ def _spec(path: str) -> GitIgnoreSpec | None:
     """The patterns of an ignore file; None when it is absent, unreadable or has only comments."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as stream:
-            spec = GitIgnoreSpec.from_lines(stream.read().splitlines())
+            spec = _gitignore_spec(stream.read().splitlines())
     except OSError:
         return None
     return spec if any(pattern.include is not None for pattern in spec.patterns) else None
+
+
+def _gitignore_spec(lines: Iterable[str]) -> GitIgnoreSpec:
+    """Compiled `.gitignore` patterns (pathspec is imported only when some are needed)."""
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(lines)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from importlib import resources
 from pathlib import Path
 
 RULES_PACKAGE = "hipify_guard._rules"
@@ -138,7 +136,9 @@ class MappingTable:
         folded = name.lower()
         lengths = range(len(folded) - _NEAR_LENGTH_SLACK, len(folded) + _NEAR_LENGTH_SLACK + 1)
         candidates = [c for length in lengths for c in self._folded_by_length.get(length, ())]
-        matches = difflib.get_close_matches(folded, candidates, n=limit, cutoff=_NEAR_CUTOFF)
+        from difflib import get_close_matches
+
+        matches = get_close_matches(folded, candidates, n=limit, cutoff=_NEAR_CUTOFF)
         return [original for match in matches for original in self._folded_names[match]][:limit]
 
     @functools.cached_property
@@ -235,6 +235,8 @@ def _data_lines(text: str) -> list[str]:
 
 def _tsv_text() -> str:
     """The TSV from the installed package data, or from rules/ in a source checkout."""
+    from importlib import resources
+
     try:
         return resources.files(RULES_PACKAGE).joinpath(TSV_NAME).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):

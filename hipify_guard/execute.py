@@ -40,31 +40,32 @@ def execute(jobs: Sequence[Job], on_done: Callable[[FileReport], None] | None = 
     """
     session = _Session(list(jobs), cache)
     slots: list[FileReport | None] = [None] * len(session.jobs)
-    for number in range(len(session.jobs)):
-        known = session.known(number)
+    for number, job in enumerate(session.jobs):
+        known = session.known(job)
         if known is _MISSING:
             session.pending.append(number)
         else:
-            slots[number] = known
-            _tell(on_done, known, session.jobs[number])
+            slots[number] = _tell(on_done, known, job)
     count = worker_count(workers, len(session.pending))
     chunks = 1 if count <= 1 else min(len(session.pending), count * CHUNKS_PER_WORKER)
     parts = [session.run_chunk((0, 1))] if count <= 1 else _in_pool(session, count, chunks)
     for chunk, (compact, index, results) in enumerate(parts):
         for number, report in zip(session.pending[chunk::chunks], compact):
-            slots[number] = report
-            _tell(on_done, report, session.jobs[number])
+            slots[number] = _tell(on_done, report, session.jobs[number])
         if cache is not None:
             cache.new_index.update(index)
             cache.new_results.update(results)
     if cache is not None:
         cache.save()
-    return [report or FileReport(job.filename) for report, job in zip(slots, session.jobs)]
+    return slots
 
 
-def _tell(on_done: Callable[[FileReport], None] | None, report: FileReport | None, job: Job) -> None:
+def _tell(on_done: Callable[[FileReport], None] | None, report: FileReport | None, job: Job) -> FileReport:
+    """The job's report (None: an empty one), shown to `on_done`."""
+    report = report or FileReport(job.filename)
     if on_done is not None:
-        on_done(report or FileReport(job.filename))
+        on_done(report)
+    return report
 
 
 def worker_count(requested: int, jobs: int) -> int:
@@ -108,11 +109,11 @@ class _Session:
         self.cache = cache
         self.pending: list[int] = []  # numbers of the jobs the cache could not answer
         self.keys: dict[tuple[object, ...], tuple[tuple[object, ...], bytes | None]] = {}
+        self.identities: dict[tuple[int, ...], tuple[tuple[object, ...], bytes | None]] = {}
 
-    def known(self, number: int):
+    def known(self, job: Job):
         """The cached report of a job whose file status is unchanged (None: nothing to report),
         or _MISSING."""
-        job = self.jobs[number]
         config = self._configuration(job)
         if config is None:
             return _MISSING
@@ -170,11 +171,18 @@ class _Session:
 
     def _configuration(self, job: Job) -> bytes | None:
         """The configuration key of a job (None: no caching for it): every field but its paths.
-        Memoised: plain values by value, others such as Settings by identity (kept alive in the
-        memo, so an id is never reused for another object)."""
+        Memoised by the identity of the fields (jobs share theirs), then by value for plain values
+        and by identity for others such as Settings (all kept alive in the memos, so an id is
+        never reused for another object)."""
         if self.cache is None or job.mode != CHECK:
             return None
         values = _key_fields(job)
+        same = self.identities.get(identity := tuple(map(id, values)))
+        if same is None:
+            same = self.identities[identity] = (values, self._by_value(values))
+        return same[1]
+
+    def _by_value(self, values: tuple[object, ...]) -> bytes | None:
         memo = tuple([value if type(value) in _BY_VALUE else id(value) for value in values])
         try:
             known = self.keys.get(memo)
@@ -186,4 +194,4 @@ class _Session:
         return known[1]
 
     def __getstate__(self) -> dict[str, object]:
-        return {"jobs": self.jobs, "cache": self.cache, "pending": self.pending, "keys": {}}
+        return {"jobs": self.jobs, "cache": self.cache, "pending": self.pending, "keys": {}, "identities": {}}

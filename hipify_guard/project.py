@@ -102,10 +102,11 @@ class Project:
     def excluded(self, path: str, is_dir: bool) -> bool:
         """Discovery's exclusion test: the patterns of the configuration that applies to `path`."""
         options = self.options(path)
-        key = id(options)
-        if key not in self._exclusions:
-            self._exclusions[key] = [_exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
-        return any(exclusion(path, is_dir) for exclusion in self._exclusions[key])
+        exclusions = self._exclusions.get(id(options))
+        if exclusions is None:
+            exclusions = self._exclusions[id(options)] = [
+                _exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
+        return bool(exclusions) and any(exclusion(path, is_dir) for exclusion in exclusions)
 
     def extensions(self, roots: Sequence[str]) -> frozenset[str]:
         """The extensions to walk the given roots for (a nested configuration can only narrow them)."""

@@ -6,11 +6,13 @@ tree once, depth first, keeping the path condition as a stack of literals and a 
 critical configuration satisfying every literal on the stack. A new literal is first tried against
 the witness (its own new macros swept over its own critical values); only when that fails is its
 component (the literals that share a free macro with it, transitively) swept again, exactly as
-`satisfiable` sweeps it. The answers are `satisfiable`'s: a witness value is a critical value of
-its component, and components are decided alone. A component is assumed satisfiable (as one with
-too many configurations already is) when it holds more than MAX_COMPONENT_LITERALS literals or its
-sweep would take more than MAX_EVALUATIONS evaluations; it stays so for the rest of its subtree,
-since a component only grows along a path. Real code is far below both limits.
+`satisfiable` sweeps it. An arm is reached when every prefix of its path is satisfiable, which is
+`satisfiable(path)` wherever the critical-value sweep is exact (a witness value is always a
+critical value of its component; tests/test_reachability.py compares the two on generated trees).
+A component is assumed satisfiable (as one with too many configurations already is) when it
+holds more than MAX_COMPONENT_LITERALS literals or its sweep would take more than MAX_EVALUATIONS
+evaluations; it stays so for the rest of its subtree, since a component only grows along a path.
+Real code is far below both limits.
 """
 
 from __future__ import annotations

@@ -41,14 +41,13 @@ class Rule:
 
 def rules_folder() -> Path:
     """Where the catalogue lives: the installed package data, or `rules/` of a source checkout."""
-    from importlib import resources
-
     try:
-        folder = resources.files("hipify_guard._rules")
-        path = Path(str(folder))
+        from . import _rules  # (its folder, not importlib.resources: that import costs 20 ms)
+
+        path = Path(_rules.__file__).parent
         if path.is_dir():
             return path
-    except ModuleNotFoundError:
+    except ImportError:
         pass
     return Path(__file__).resolve().parent.parent / "rules"
 

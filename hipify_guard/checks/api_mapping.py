@@ -61,14 +61,13 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
     release or a later one cannot be judged by it.
     """
     facts = branch_apis(file)
-    newest = load_table().newest_hip
     for arm in facts.guarded():
         missing = [use for use in first_uses(facts.uses(arm)) if use.fact.unsupported]
         if not missing or not file.reachable(arm, file.settings.cuda, inside=True):
             continue  # ROCm-only branches are written for HIP (see the rule page)
         models = file.reachable_on_rocm(arm, inside=True)
         start = facts.rocm_from(arm, file.settings.min_rocm or EVERY) if models else None
-        if start is None or start >= newest:
+        if start is None or start >= load_table().newest_hip:
             continue  # not compiled on a ROCm that the table fully describes
         where = ", ".join(model.title for model in models)
         if start != EVERY:

@@ -13,10 +13,27 @@ word that occurs in nearly every header. `bench/` measures the whole tool agains
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 MIN_PROBE = 5  # shorter shared prefixes measured slower overall: slow passes, frequent hits
 _INDEXED_GROUP = 16  # groups larger than this are confirmed through a dict, not a scan of names
+# `#`, what the scanner allows before the keyword, a conditional keyword, the rest of the line.
+_CONDITIONAL_LINE = re.compile(
+    rb"#(?:[ \t\f\v]|\\(?:\r\n|\n|\r)|/\*(?:[^*]|\*+[^*/])*\*+/)*(?:el)?if(?:n?def)?\b([^\r\n]*)"
+)
+
+
+def conditional_lines(data: bytes) -> Iterator[bytes | None]:
+    """For rule screens: what follows the keyword of each `#if`/`#elif`/`#ifdef`/... on its line,
+    or None where the condition may go on past the line (a backslash, an open `/*`) or is not
+    ASCII. A `#` in a comment or a string only yields more lines."""
+    for match in _CONDITIONAL_LINE.finditer(data):
+        rest = match.group(1)
+        opened = rest.rfind(b"/*")
+        if b"\\" in rest or (opened >= 0 and rest.find(b"*/", opened + 2) < 0) or not rest.isascii():
+            yield None
+        else:
+            yield rest
 
 
 class Prefilter:

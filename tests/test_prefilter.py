@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,29 +91,42 @@ def test_the_hg107_screen_admits_conditionals_that_name_a_near_miss() -> None:
     assert [data for data in REJECTED if admits(data)] == []
 
 
-def test_the_hg107_screen_admits_every_fixture_with_a_finding() -> None:
-    from pathlib import Path
+SCALE_ADMITTED = [
+    b"#if CUDA_VERSION >= 110\n", b"#if (110) <= (CUDA_VERSION)\n", b"#if CUDA_VERSION >= 'a'\n",
+    b"#if CUDA_VERSION not_eq 12\n", b"#if __CUDA_ARCH__ >= 80\n", b"#if HIP_VERSION >= 403\n",
+    b"#if CUDA_VERSION /* x */ >= 11000\n", b"#if CUDA_VERSION >= 1.5\n", b"#if A && \\\n CUDA_VERSION > 5\n",
+    b"#if CUDA_VERSION>=12ULL\n", b"#if X\n#elif ROCM_VERSION == 6\n",
+]
+SCALE_REJECTED = [
+    b"#if CUDA_VERSION >= 11000\n", b"#if 11000 <= CUDA_VERSION\n", b"#if CUDA_VERSION not_eqx 12\n",
+    b"#if __CUDA_ARCH__ >= 800\n", b"#if CUDA_VERSION >= FOO\n", b"#if CUDA_VERSION >= 0x2EE0\n", b"#ifdef CUDA_VERSION\n",
+    b"#if MY_CUDA_VERSION > 5\n", b"#if CUDA_VERSION >> 5\n", b"#if CUDA_VERSION >= 11'000\n", b"int v = CUDA_VERSION > 5;\n",
+]
 
-    from hipify_guard.checks.misspelled_macro import conditional_near_misses
+
+def test_the_hg104_screen_admits_comparisons_with_implausible_constants() -> None:
+    from hipify_guard.checks.version_scale import implausible_comparisons
     from hipify_guard.settings import Settings
 
-    admits = conditional_near_misses(Settings())
-    fixtures = [path for path in Path(__file__).parent.glob("rules/*/*") if b"expect: HG107" in path.read_bytes()]
-    assert fixtures and all(admits(path.read_bytes()) for path in fixtures)
+    admits = implausible_comparisons(Settings())
+    assert [data for data in SCALE_ADMITTED if not admits(data)] == []
+    assert [data for data in SCALE_REJECTED if admits(data)] == []
 
 
-def test_hg107_finds_nothing_where_its_screen_rejects() -> None:
+@pytest.mark.parametrize("code", ["HG104", "HG107"])
+def test_a_rule_finds_nothing_where_its_screen_rejects(code: str) -> None:
     from pathlib import Path
 
     from hipify_guard.analysis import FileAnalysis
     from hipify_guard.checks import CHECKS
-    from hipify_guard.checks.misspelled_macro import conditional_near_misses
     from hipify_guard.settings import Settings
 
     settings = Settings()
-    admits = conditional_near_misses(settings)
-    samples = REJECTED + [path.read_bytes() for path in Path(__file__).parent.glob("rules/*/*")]
+    admits = CHECKS[code].screen(settings)
+    fixtures = [path.read_bytes() for path in Path(__file__).parent.glob("rules/*/*")]
+    assert all(admits(data) for data in fixtures if f"expect: {code}".encode() in data)
+    samples = REJECTED + SCALE_REJECTED + fixtures
     rejected = [data for data in samples if not admits(data)]
     assert len(rejected) > 20
     for data in rejected:
-        assert list(CHECKS["HG107"].function(FileAnalysis("x.cu", data, settings))) == [], data
+        assert list(CHECKS[code].function(FileAnalysis("x.cu", data, settings))) == [], data

@@ -10,6 +10,7 @@ from ..comparisons import comparisons
 from ..defines import defined_names
 from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
 from ..nodes import Defined, Identifier, Node, walk
+from ..prefilter import conditional_lines
 from ..scales import scales
 from ..settings import Settings
 from ..spelling import NearMiss, known_macros, near_miss
@@ -19,10 +20,6 @@ from . import check
 LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD_BYTES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-# `#`, what the scanner allows before the keyword, a conditional keyword, the rest of the line.
-_CONDITIONAL_LINE = re.compile(
-    rb"#(?:[ \t\f\v]|\\(?:\r\n|\n|\r)|/\*(?:[^*]|\*+[^*/])*\*+/)*(?:el)?if(?:n?def)?\b([^\r\n]*)"
-)
 
 
 def settings_known(settings: Settings) -> frozenset[str]:
@@ -32,17 +29,14 @@ def settings_known(settings: Settings) -> frozenset[str]:
 
 
 def conditional_near_misses(settings: Settings) -> Callable[[bytes], bool]:
-    """HG107's screen: does a conditional directive's line name a near miss? Words are judged
-    once per process. A line that may go on (a backslash, an open `/*`) or is not ASCII says
-    maybe; `#` in comments and strings only admit more files."""
+    """HG107's screen: does a conditional directive's line name a near miss (`conditional_lines`;
+    a line that may go on says maybe)? Words are judged once per process."""
     known = settings_known(settings)
     judged: dict[bytes, bool] = {}
 
     def admits(data: bytes) -> bool:
-        for match in _CONDITIONAL_LINE.finditer(data):
-            rest = match.group(1)
-            opened = rest.rfind(b"/*")
-            if b"\\" in rest or (opened >= 0 and rest.find(b"*/", opened + 2) < 0) or not rest.isascii():
+        for rest in conditional_lines(data):
+            if rest is None:
                 return True
             for word in _WORD_BYTES.findall(rest):
                 near = judged.get(word)

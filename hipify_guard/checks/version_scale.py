@@ -2,21 +2,64 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 
 from ..analysis import FileAnalysis
 from ..comparisons import Comparison, comparisons, holds
 from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
+from ..numbers import LiteralError, integer_value
+from ..prefilter import conditional_lines
 from ..scales import OLD_HIP, Reading, Scale, reading, scales
 from ..settings import Settings
 from . import check
+
+# A constant next to a comparison operator: a number or a character literal, as the parser lexes
+# them (a character literal is left to the rule: the screen takes it for a maybe).
+_OPERAND = rb"(?:(\.?[0-9](?:[eEpP][+-]|'?[0-9A-Za-z_.])*)|(?:u8|[uUL])?'(?:[^'\\\r\n]|\\[\s\S])*')"
+_OPERATOR = rb"(?:[<>]=?|[=!]=|not_eq(?![A-Za-z0-9_]))"
+_AFTER = re.compile(rb"[ \t)]*" + _OPERATOR + rb"[ \t(]*" + _OPERAND)
+_BEFORE = re.compile(_OPERAND + rb"[ \t)]*" + _OPERATOR + rb"[ \t(]*\Z")
 
 
 def _scaled_macros(settings: Settings) -> list[str]:
     return list(scales(settings.macros.rocm_version_macro))
 
 
-@check("HG104", _scaled_macros)
+def implausible_comparisons(settings: Settings) -> Callable[[bytes], bool]:
+    """HG104's screen: does a conditional directive's line compare a scaled macro with a
+    constant its scale finds implausible (`conditional_lines`; a line that may go on, an operand
+    that is no plain number, or a comment inside the line says maybe)?"""
+    table = scales(settings.macros.rocm_version_macro)
+    names = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(map(str.encode, table)) + rb")(?![A-Za-z0-9_])")
+
+    def admits(data: bytes) -> bool:
+        for rest in conditional_lines(data):
+            if rest is None:
+                return True
+            for name in names.finditer(rest):
+                scale = table[name.group().decode("ascii")]
+                if (_doubtful(_AFTER.match(rest, name.end()), scale) or b"/*" in rest
+                        or _doubtful(_BEFORE.search(rest, 0, name.start()), scale)):
+                    return True
+        return False
+
+    return admits
+
+
+def _doubtful(operand: re.Match[bytes] | None, scale: Scale) -> bool:
+    """Whether a comparison's operand may be a constant that `scale` finds implausible."""
+    if operand is None:
+        return False
+    if operand.group(1) is None:
+        return True
+    try:
+        return not scale.plausible(integer_value(operand.group(1).decode("ascii"))[0])
+    except LiteralError:
+        return True
+
+
+@check("HG104", _scaled_macros, screen=implausible_comparisons)
 def version_scale_mismatch(file: FileAnalysis) -> Iterator[Finding]:
     """`HIP_VERSION >= 403`, `CUDA_VERSION >= 12`, `ROCM_VERSION >= 50200000`, ..."""
     table = scales(file.settings.macros.rocm_version_macro)

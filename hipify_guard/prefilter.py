@@ -13,7 +13,7 @@ word that occurs in nearly every header. `bench/` measures the whole tool agains
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 MIN_PROBE = 5  # shorter shared prefixes measured slower overall: slow passes, frequent hits
 _INDEXED_GROUP = 16  # groups larger than this are confirmed through a dict, not a scan of names
@@ -23,17 +23,24 @@ _CONDITIONAL_LINE = re.compile(
 )
 
 
-def conditional_lines(data: bytes) -> Iterator[bytes | None]:
+def conditional_lines(data: bytes) -> tuple[bytes | None, ...]:
     """For rule screens: what follows the keyword of each `#if`/`#elif`/`#ifdef`/... on its line,
     or None where the condition may go on past the line (a backslash, an open `/*`) or is not
-    ASCII. A `#` in a comment or a string only yields more lines."""
-    for match in _CONDITIONAL_LINE.finditer(data):
-        rest = match.group(1)
-        opened = rest.rfind(b"/*")
-        if b"\\" in rest or (opened >= 0 and rest.find(b"*/", opened + 2) < 0) or not rest.isascii():
-            yield None
-        else:
-            yield rest
+    ASCII. A `#` in a comment or a string only adds lines. Kept for the last `data` asked about
+    (the screens of one file ask in turn)."""
+    if _last_lines[0] is not data:
+        _last_lines[:] = data, tuple(map(_line_rest, _CONDITIONAL_LINE.findall(data)))
+    return _last_lines[1]
+
+
+def _line_rest(rest: bytes) -> bytes | None:
+    opened = rest.rfind(b"/*")
+    if b"\\" in rest or (opened >= 0 and rest.find(b"*/", opened + 2) < 0) or not rest.isascii():
+        return None
+    return rest
+
+
+_last_lines: list = [None, ()]
 
 
 class Prefilter:
@@ -128,11 +135,13 @@ class RuleFilter:
                  screens: dict[str, Callable[[bytes], bool]] | None = None) -> None:
         self.order = tuple(triggers)
         self.any = Prefilter(name for names in triggers.values() for name in names)
-        groups: dict[tuple[bytes, ...], set[str]] = {}
+        groups: dict[frozenset[bytes], set[str]] = {}
         for code, names in triggers.items():
-            groups.setdefault(tuple(sorted(set(names))), set()).add(code)
-        self._groups = [(Prefilter(names), codes) for names, codes in groups.items() if names]
-        self._always = groups.get((), set())
+            groups.setdefault(frozenset(names), set()).add(code)
+        # The largest groups first: the names they find absent spare the other groups' passes.
+        self._groups = sorted(((names, codes) for names, codes in groups.items() if names), key=lambda g: -len(g[0]))
+        self._plans: dict[tuple[int, frozenset[bytes]], tuple[Prefilter, frozenset[bytes]] | None] = {}
+        self._always = groups.get(frozenset(), set())
         self._screens = tuple((screens or {}).items())
 
     def __call__(self, data: bytes) -> tuple[str, ...]:
@@ -140,12 +149,27 @@ class RuleFilter:
         if not self.any(data):
             return ()
         worth: set[str] = set()
-        for prefilter, codes in self._groups:
-            if prefilter(data):
+        absent: frozenset[bytes] = frozenset()
+        for number, (_, codes) in enumerate(self._groups):
+            plan = self._plan(number, absent)
+            if plan is None:
+                continue
+            if plan[0](data):
                 worth |= codes
+            else:
+                absent |= plan[1]
         for code, screen in self._screens:
             if code in worth and not screen(data):
                 worth.discard(code)
         if not worth:
             return ()
         return tuple(code for code in self.order if code in worth or code in self._always)
+
+    def _plan(self, number: int, absent: frozenset[bytes]) -> tuple[Prefilter, frozenset[bytes]] | None:
+        """The search for group `number` without its names that contain an absent one, and the
+        names it searches for (None: all are absent). Made once per group and absent set."""
+        key = (number, absent)
+        if key not in self._plans:
+            names = frozenset(n for n in self._groups[number][0] if not any(gone in n for gone in absent))
+            self._plans[key] = (Prefilter(names), names) if names else None
+        return self._plans[key]

@@ -130,3 +130,18 @@ def test_a_rule_finds_nothing_where_its_screen_rejects(code: str) -> None:
     assert len(rejected) > 20
     for data in rejected:
         assert list(CHECKS[code].function(FileAnalysis("x.cu", data, settings))) == [], data
+
+
+CODES = st.sampled_from(["HG101", "HG104", "HG107", "HG203", "HG905"])
+
+
+@given(st.dictionaries(CODES, st.lists(NAME, max_size=6).map(tuple), min_size=1), st.lists(DATA, max_size=5))
+@settings(max_examples=300, deadline=None)
+def test_rule_filter_agrees_with_a_plain_search(triggers: dict[str, tuple[bytes, ...]], files: list[bytes]) -> None:
+    """Names that one group finds absent are not searched again by the others: same answers,
+    also when one filter sees several files (its plans are shared between them)."""
+    rules = RuleFilter(triggers)
+    for data in files:
+        named = {code for code, names in triggers.items() if any(name in data for name in names)}
+        expected = [code for code in triggers if code in named or (named and not triggers[code])]
+        assert rules(data) == tuple(expected)

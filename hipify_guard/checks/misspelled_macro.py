@@ -35,15 +35,15 @@ def conditional_near_misses(settings: Settings) -> Callable[[bytes], bool]:
     judged: dict[bytes, bool] = {}
 
     def admits(data: bytes) -> bool:
-        for rest in conditional_lines(data):
-            if rest is None:
+        lines = conditional_lines(data)
+        if None in lines:
+            return True
+        for word in set(_WORD_BYTES.findall(b"\n".join(lines))):
+            near = judged.get(word)
+            if near is None:
+                near = judged[word] = near_miss(word.decode("ascii"), known) is not None
+            if near:
                 return True
-            for word in _WORD_BYTES.findall(rest):
-                near = judged.get(word)
-                if near is None:
-                    near = judged[word] = near_miss(word.decode("ascii"), known) is not None
-                if near:
-                    return True
         return False
 
     return admits

@@ -34,9 +34,12 @@ def implausible_comparisons(settings: Settings) -> Callable[[bytes], bool]:
     names = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(map(str.encode, table)) + rb")(?![A-Za-z0-9_])")
 
     def admits(data: bytes) -> bool:
-        for rest in conditional_lines(data):
-            if rest is None:
-                return True
+        lines = conditional_lines(data)
+        if None in lines:
+            return True
+        if not names.search(b"\n".join(lines)):
+            return False
+        for rest in lines:
             for name in names.finditer(rest):
                 scale = table[name.group().decode("ascii")]
                 if (_doubtful(_AFTER.match(rest, name.end()), scale) or b"/*" in rest

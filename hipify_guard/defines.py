@@ -30,8 +30,7 @@ def near_miss_defines(data: bytes, known: frozenset[str]) -> frozenset[str]:
     """The near misses of `known` that `data` #defines (not in comments or strings)."""
     judged = _judged.setdefault(known, {})
     candidates = set()
-    for match in _DEFINE.finditer(data):
-        name = match.group(1)
+    for name in set(_DEFINE.findall(data)):
         near = judged.get(name)
         if near is None:
             near = judged[name] = near_miss(name.decode("ascii"), known) is not None

@@ -19,15 +19,17 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .builds import Build, on_build, on_builds
 from .catalogue import load_catalogue
-from .compile_db import CompileDbError, read_database
 from .config import ConfigError, Options, Patterns
 from .discovery import Exclusion
-from .include_graph import Graph, Member, walk
-from .runner import Job
+from .job import Job
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .include_graph import Graph, Member
 
 MAX_BUILDS = 16  # past this many distinct builds, a file is judged under the facts they all share
 ROCM, CUDA_ONLY, UNKNOWN = "rocm", "cuda-only", "unknown"
@@ -67,6 +69,9 @@ class BuildScope:
     def _graph(self, path: str | None, roots: Sequence[str], rocm: bool) -> Graph | None:
         if path is None:
             return None
+        from .compile_db import CompileDbError, read_database  # (only runs with a database load these)
+        from .include_graph import walk
+
         try:
             entries = read_database(path)
         except CompileDbError as error:

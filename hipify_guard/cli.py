@@ -103,7 +103,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     from .baseline import BaselineError, only_new, read_baseline
     from .config import ConfigError
     from .inputs import Inputs, MissingPath
-    from .runner import CHECK, DIFF, FIX
+    from .job import CHECK, DIFF, FIX
     from .standard_input import write_stdout
 
     project = _project(config_file, isolated, policy=policy, select=select, ignore=ignore,
@@ -176,20 +176,20 @@ def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions)
 
 def _project(config_file: str | None, isolated: bool, **options: object) -> Project:
     """The configuration of every checked path, with the command line's options on top."""
-    from .checks import CHECKS
+    from .catalogue import load_catalogue  # the rule codes: every rule has its page (not importing the rules)
     from .config import ConfigError
     from .project import Project, command_line_overrides
 
     if config_file and isolated:
         raise UsageError("--config and --isolated cannot be used together")
     try:
-        return Project(CHECKS, command_line_overrides(**options), config_file, isolated)
+        return Project(load_catalogue(), command_line_overrides(**options), config_file, isolated)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 
 
 def _exit_status(reports: list[FileReport], mode: str, exit_zero: bool, exit_non_zero_on_fix: bool) -> int:
-    from .runner import DIFF
+    from .job import DIFF
 
     if any(report.errors for report in reports):
         return EXIT_ERROR

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from .findings import Finding
 from .reading import read_file
-from .scanner import Directive, scan
 from .spelling import near_miss
+
+if TYPE_CHECKING:
+    from .findings import Finding
+    from .scanner import Directive
 
 MISSPELLING = "HG107"
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)")  # `^` with re.M is 10x slower
@@ -38,6 +41,8 @@ def near_miss_defines(data: bytes, known: frozenset[str]) -> frozenset[str]:
             candidates.add(name.decode("ascii"))
     if not candidates:
         return frozenset()
+    from .scanner import scan  # (a rare file: a run whose files the cache answers never scans)
+
     return frozenset(defined_names(data, scan(data).directives) & candidates)
 
 

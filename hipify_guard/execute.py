@@ -16,10 +16,12 @@ import operator
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from importlib import import_module
+from types import ModuleType
 
 from .cache import Cache, cacheable, configuration_key, content_digest, pack, status_key, unpack
 from .diagnostics import FileReport
-from .runner import CHECK, Job, process, read, run
+from .job import CHECK, Job
 
 PARALLEL_MIN_JOBS = 400  # below this a pool costs more than it saves (bench/break_even.py)
 CHUNKS_PER_WORKER = 8  # enough chunks to even out slow files, few enough to keep overhead low
@@ -46,9 +48,11 @@ def execute(jobs: Sequence[Job], on_done: Callable[[FileReport], None] | None = 
             session.pending.append(number)
         else:
             slots[number] = _tell(on_done, known, job)
+    if session.pending:
+        import_module(f"{__package__}.runner")  # the engine, before forking: the workers inherit it
     count = worker_count(workers, len(session.pending))
     chunks = 1 if count <= 1 else min(len(session.pending), count * CHUNKS_PER_WORKER)
-    parts = [session.run_chunk((0, 1))] if count <= 1 else _in_pool(session, count, chunks)
+    parts = [] if not session.pending else [session.run_chunk((0, 1))] if count <= 1 else _in_pool(session, count, chunks)
     for chunk, (compact, index, results) in enumerate(parts):
         for number, report in zip(session.pending[chunk::chunks], compact):
             slots[number] = _tell(on_done, report, session.jobs[number])
@@ -130,22 +134,24 @@ class _Session:
         results: dict[bytes, bytes | None] = {}
         compact: list[FileReport | None] = []
         first, step = chunk
+        engine = import_module(f"{__package__}.runner")
         for number in self.pending[first::step]:
-            report = self.run_one(self.jobs[number], index, results)
+            report = self.run_one(self.jobs[number], index, results, engine)
             if report is not None and not (report.diagnostics or report.notes or report.errors or report.fixed
                                            or report.diff or report.near_miss_defines or report.assumed_undefined):
                 report = None
             compact.append(report)
         return compact, index, results
 
-    def run_one(self, job: Job, index: dict[int, bytes],
-                results: dict[bytes, bytes | None]) -> FileReport | None:
-        """One job: read it, and answer from the cache when its content and configuration are known."""
+    def run_one(self, job: Job, index: dict[int, bytes], results: dict[bytes, bytes | None],
+                runner: ModuleType) -> FileReport | None:
+        """One job: read it, and answer from the cache when its content and configuration are
+        known; else `runner` (the engine's module, imported only when a file must be computed)."""
         config = self._configuration(job)
         if config is None:
-            return run(job)
+            return runner.run(job)
         report = FileReport(job.filename)
-        loaded = read(job, report)
+        loaded = runner.read(job, report)
         if loaded is None:
             return report
         data, status = loaded
@@ -156,7 +162,7 @@ class _Session:
         cached = self._lookup(config + digest, job.filename)
         if cached is not _MISSING:
             return cached
-        process(job, data, report)
+        runner.process(job, data, report)
         if cacheable(report):
             results[config + digest] = pack(report)
         return report

@@ -13,7 +13,7 @@ from .discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, discover
 from .execute import execute
 from .progress import progress
 from .project import settle_defines
-from .runner import Job
+from .job import Job
 from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
 
 

@@ -20,9 +20,10 @@ from .defines import MISSPELLING, tree_near_miss_defines
 from .diagnostics import FileReport
 from .discovery import Exclusion
 from .platforms import MacroSet
-from .runner import CHECK, Job
+from .job import CHECK, Job
 from .selection import Selection
 from .settings import Settings
+from .spelling import settings_known
 
 COMMAND_LINE = "command line"
 
@@ -141,8 +142,6 @@ def to_settings(options: Options) -> Settings:
 def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:
     """The known macros of every configuration that checks HG107 on a file (empty: none does):
     in a check run, every job reports the near misses of these its file #defines (see `defines`)."""
-    from .checks.misspelled_macro import settings_known
-
     checking = {id(settings): settings for _, path, _, settings, codes in chosen if MISSPELLING in codes and path != "-"}
     return frozenset().union(*map(settings_known, checking.values()))
 
@@ -150,8 +149,6 @@ def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple
 def with_project_defines(jobs: list[Job], mode: str) -> list[Job]:
     """HG107 in fix and diff runs, which write as they go: read every file first and tell each
     job the near misses some checked file #defines (check runs settle them after: `settle_defines`)."""
-    from .checks.misspelled_macro import settings_known
-
     checking = [job for job in jobs if MISSPELLING in job.codes and job.path != "-"]
     if mode == CHECK or not checking:
         return jobs

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,27 +11,13 @@ from .analysis import FileAnalysis
 from .diagnostics import FileReport, ToolMessage, resolve
 from .defines import assumed_undefined, near_miss_defines
 from .engine import fix, rule_screen, rule_triggers, run_rules, settle
+from .job import CHECK, DIFF, FIX, Job
 from .prefilter import RuleFilter
 from .reading import NotAFile, read_file
 from .settings import Settings
 from .writer import ChangedOnDisk, atomic_write, remove_leftovers
 
-CHECK, FIX, DIFF = "check", "fix", "diff"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
-
-@dataclass(frozen=True, slots=True)  # slots: a 180,000-file tree makes as many jobs
-class Job:
-    """One file to process, with everything that decides how."""
-
-    filename: str  # as shown in the output
-    path: str  # where to read it
-    settings: Settings
-    codes: tuple[str, ...]
-    mode: str = CHECK
-    unsafe_fixes: bool = False
-    # Known macros whose near misses the file's #defines are reported for (HG107 across the run).
-    near_misses_of: frozenset[str] = frozenset()
 
 
 def run(job: Job) -> FileReport:

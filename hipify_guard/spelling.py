@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .platforms import CUDA_ARCH_MACROS, MacroSet
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 PLATFORM_MACROS = frozenset({
     "__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVIDIA__",
@@ -48,6 +52,12 @@ def known_macros(macros: MacroSet, extra: Iterable[str] = ()) -> frozenset[str]:
         *macros.cuda_version_macros, *macros.rocm_macros, macros.rocm_macro, macros.rocm_version_macro,
         *CUDA_ARCH_MACROS, *PLATFORM_MACROS, *extra,
     })
+
+
+def settings_known(settings: Settings) -> frozenset[str]:
+    """The known macros for a configuration, with the macros its user ROCm models define."""
+    extra = (name for model in settings.user_models for name, _ in model.definitions)
+    return known_macros(settings.macros, extra)
 
 
 @lru_cache(maxsize=1 << 16)  # the same names recur in every file of a tree

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from .diagnostics import FileReport
-from .runner import Job, process
+from .job import Job
 
 STDIN = "-"
 
@@ -26,6 +26,8 @@ def read_stdin() -> bytes:
 
 def run_stdin(jobs: list[Job], data: bytes) -> tuple[list[FileReport], bytes]:
     """Process `data` as the one job (none when the stdin filename is excluded): reports and new bytes."""
+    from .runner import process
+
     if not jobs:
         return [], data
     report = FileReport(jobs[0].filename)

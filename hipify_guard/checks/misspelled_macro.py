@@ -13,19 +13,13 @@ from ..nodes import Defined, Identifier, Node, walk
 from ..prefilter import conditional_lines
 from ..scales import scales
 from ..settings import Settings
-from ..spelling import NearMiss, known_macros, near_miss
+from ..spelling import NearMiss, near_miss, settings_known
 from . import check
 
 # The leading words of the known macros: a misspelling rarely loses all of them.
 LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD_BYTES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def settings_known(settings: Settings) -> frozenset[str]:
-    """The known macros for a configuration, with the macros its user ROCm models define."""
-    extra = (name for model in settings.user_models for name, _ in model.definitions)
-    return known_macros(settings.macros, extra)
 
 
 def conditional_near_misses(settings: Settings) -> Callable[[bytes], bool]:

@@ -8,6 +8,7 @@ on the command line are always checked, unless `force_exclude` is set and they m
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-gua
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
+_NAME = operator.attrgetter("name")
 Excluder = Callable[[str, bool], bool]  # (path as walked, is a folder) -> excluded?
 NameTest = Callable[[str, bool], bool]  # (name of an entry in the current folder, is a folder) -> ignored?
 
@@ -72,19 +74,25 @@ def _walk(root: str, extensions: frozenset[str], excluded: Excluder, ignore: Git
     while pending:
         folder, rules = pending.pop()
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            entries = sorted(os.scandir(folder), key=_NAME)
         except OSError as error:
             notes.append(ToolMessage(folder, f"cannot read folder: {error.strerror or error}; skipped"))
             continue
         rules = rules.entering(folder) if rules is not None else None
         ignored = rules.matcher(folder) if rules is not None else None
         subfolders = []
-        for entry in entries:
+        for entry in entries:  # (the loop of every file of the tree: few calls per entry)
+            name = entry.name
             if entry.is_dir(follow_symlinks=False):
-                if entry.name not in _SKIPPED_FOLDERS and not _dropped(entry, True, excluded, ignored):
+                if name not in _SKIPPED_FOLDERS and not _dropped(entry, True, excluded, ignored):
                     subfolders.append((entry.path, rules))
-            elif _wanted(entry, extensions, real_root) and not _dropped(entry, False, excluded, ignored):
-                yield entry.path, entry.path
+                continue
+            dot = name.rfind(".")  # the suffix as pathlib sees it, without pathlib's cost (11k files: 60 ms)
+            if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions:
+                continue
+            path = entry.path
+            if _wanted(entry, real_root) and not excluded(path, False) and not (ignored and ignored(name, False)):
+                yield path, path
         pending.extend(reversed(subfolders))
 
 
@@ -92,12 +100,8 @@ def _dropped(entry: os.DirEntry[str], is_dir: bool, excluded: Excluder, ignored:
     return excluded(entry.path, is_dir) or (ignored is not None and ignored(entry.name, is_dir))
 
 
-def _wanted(entry: os.DirEntry[str], extensions: frozenset[str], real_root: str) -> bool:
-    """A regular file with a wanted extension; a symlink only when it points inside the root."""
-    name = entry.name
-    dot = name.rfind(".")  # the suffix as pathlib sees it, without pathlib's cost (11k files: 60 ms)
-    if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions:
-        return False
+def _wanted(entry: os.DirEntry[str], real_root: str) -> bool:
+    """A regular file (its extension is wanted); a symlink only when it points inside the root."""
     try:
         if not entry.is_file():  # broken symlinks too
             return False

@@ -181,6 +181,7 @@ class RuleFilter:
         for code, screen in self._screens:
             if code in worth and not screen(data):
                 worth.discard(code)
+        _last_lines[:] = None, ()  # the screens' shared pass ends with the file
         if not worth:
             return ()
         return tuple(code for code in self.order if code in worth or code in self._always)

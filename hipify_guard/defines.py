@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .reading import read_file
-from .spelling import near_miss
+from .spelling import judged
 
 if TYPE_CHECKING:
     from .findings import Finding
@@ -31,14 +31,8 @@ _judged: dict[frozenset[str], dict[bytes, bool]] = {}  # known macros -> name ->
 
 def near_miss_defines(data: bytes, known: frozenset[str]) -> frozenset[str]:
     """The near misses of `known` that `data` #defines (not in comments or strings)."""
-    judged = _judged.setdefault(known, {})
-    candidates = set()
-    for name in set(_DEFINE.findall(data)):
-        near = judged.get(name)
-        if near is None:
-            near = judged[name] = near_miss(name.decode("ascii"), known) is not None
-        if near:
-            candidates.add(name.decode("ascii"))
+    memo = _judged.setdefault(known, {})
+    candidates = {name.decode("ascii") for name in set(_DEFINE.findall(data)) if judged(name, known, memo)}
     if not candidates:
         return frozenset()
     from .scanner import scan  # (a rare file: a run whose files the cache answers never scans)

@@ -35,6 +35,7 @@ LEGITIMATE = frozenset({
     "USE_CUDA", "USE_HIP", "__HIP_PLATFORM_SPIRV__",
 })
 MAX_WORDS = 6
+MEMO_LIMIT = 1 << 16  # names a `judged` memo keeps before it starts afresh (a huge tree stays bounded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,17 @@ def settings_known(settings: Settings) -> frozenset[str]:
     """The known macros for a configuration, with the macros its user ROCm models define."""
     extra = (name for model in settings.user_models for name, _ in model.definitions)
     return known_macros(settings.macros, extra)
+
+
+def judged(name: bytes, known: frozenset[str], memo: dict[bytes, bool]) -> bool:
+    """Whether the ASCII identifier `name` is a near miss of `known`, memoised in `memo` (emptied
+    when it holds MEMO_LIMIT names): for byte-level screens that meet the same names in every file."""
+    near = memo.get(name)
+    if near is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        near = memo[name] = near_miss(name.decode("ascii"), known) is not None
+    return near
 
 
 @lru_cache(maxsize=1 << 16)  # the same names recur in every file of a tree

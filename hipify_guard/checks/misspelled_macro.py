@@ -13,7 +13,7 @@ from ..nodes import Defined, Identifier, Node, walk
 from ..prefilter import conditional_lines
 from ..scales import scales
 from ..settings import Settings
-from ..spelling import NearMiss, near_miss, settings_known
+from ..spelling import NearMiss, judged, near_miss, settings_known
 from . import check
 
 # The leading words of the known macros: a misspelling rarely loses all of them.
@@ -26,19 +26,13 @@ def conditional_near_misses(settings: Settings) -> Callable[[bytes], bool]:
     """HG107's screen: does a conditional directive's line name a near miss (`conditional_lines`;
     a line that may go on says maybe)? Words are judged once per process."""
     known = settings_known(settings)
-    judged: dict[bytes, bool] = {}
+    memo: dict[bytes, bool] = {}
 
     def admits(data: bytes) -> bool:
         lines = conditional_lines(data)
         if None in lines:
             return True
-        for word in set(_WORD_BYTES.findall(b"\n".join(lines))):
-            near = judged.get(word)
-            if near is None:
-                near = judged[word] = near_miss(word.decode("ascii"), known) is not None
-            if near:
-                return True
-        return False
+        return any(judged(word, known, memo) for word in set(_WORD_BYTES.findall(b"\n".join(lines))))
 
     return admits
 

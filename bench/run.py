@@ -53,26 +53,30 @@ def torch_include() -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int]:
-    """(wall seconds, peak RSS in MB of the child and its descendants, exit status) of one run."""
+def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds (user + system), peak RSS in MB of the child and its
+    descendants, exit status) of one run."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss // 1024, child.returncode
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, child.returncode
 
 
 def repeat(command: list[str], runs: int, env: dict[str, str] | None = None) -> dict[str, object]:
-    """Median and spread of `runs` runs; the peak RSS is the largest seen."""
-    walls, peaks, codes = [], [], set()
+    """Median and spread of `runs` runs; the peak RSS is the largest seen. CPU time says what a
+    run costs when other work shares the cores (its wall time then grows)."""
+    walls, cpus, peaks, codes = [], [], [], set()
     for _ in range(runs):
-        wall, peak, code = measure(command, env)
+        wall, cpu, peak, code = measure(command, env)
         walls.append(wall)
+        cpus.append(cpu)
         peaks.append(peak)
         codes.add(code)
     return {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
-            "peak_rss_mb": max(peaks), "exit_codes": sorted(codes), "runs": runs}
+            "median_cpu_s": statistics.median(cpus), "peak_rss_mb": max(peaks), "exit_codes": sorted(codes),
+            "runs": runs}
 
 
 def rg_command(paths: list[str]) -> list[str]:
@@ -137,16 +141,17 @@ def _make_copy(sources: list[str], folder: Path, copy: int) -> None:
 
 
 def table(entries: list[dict[str, object]]) -> str:
-    """A Markdown table: medians in ms, ratios to rg, peak RSS."""
+    """A Markdown table: medians in ms, ratios to rg, CPU ms, peak RSS."""
     columns = ("cold_jN", "cold_j1", "warm_jN", "warm_j1")
-    lines = ["| corpus | files | MB | rg -l ms | " + " | ".join(f"{c} ms (x rg)" for c in columns)
+    lines = ["| corpus | files | MB | rg -l ms (cpu) | " + " | ".join(f"{c} ms (x rg; cpu)" for c in columns)
              + " | peak RSS MB |", "|" + "---|" * (5 + len(columns))]
     for entry in entries:
         floor = entry["rg"]["median_s"]
-        cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x)" if c in entry else "-"
-                 for c in columns]
+        cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x; "
+                 f"{entry[c]['median_cpu_s'] * 1000:.0f})" if c in entry else "-" for c in columns]
         peak = max(entry[c]["peak_rss_mb"] for c in columns if c in entry)
-        lines.append(f"| {entry['name']} | {entry['files']} | {entry['bytes'] / 1e6:.1f} | {floor * 1000:.0f} | "
+        lines.append(f"| {entry['name']} | {entry['files']} | {entry['bytes'] / 1e6:.1f} | {floor * 1000:.0f} "
+                     f"({entry['rg']['median_cpu_s'] * 1000:.0f}) | "
                      + " | ".join(cells) + f" | {peak} |")
     return "\n".join(lines)
 

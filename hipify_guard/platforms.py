@@ -5,7 +5,10 @@ A platform fixes some macros (always defined with a value, or always undefined),
 outcome of a condition on a platform is found by an exact sweep: a comparison `X op c` changes
 value only at `c`, so per free macro it suffices to try "undefined" and the constants of the
 expression minus one, themselves and plus one (with products and quotients of pairs of
-constants, for guards that do arithmetic on a version).
+constants, for guards that do arithmetic on a version). A free macro whose value reaches a bitwise
+operator or a shift (`~ & | ^ << >>`) can change the result between critical values: a sweep over
+such a term proves only what it finds (two values: DEPENDS; a satisfying configuration), never
+that a value is constant or a path unsatisfiable (`inexact`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .evaluator import EMPTY, Configuration, EvalError, truth
-from .nodes import Binary, Call, Defined, Identifier, Node, Number, walk
+from .nodes import Binary, Call, Defined, Identifier, Node, Number, Unary, walk
 
 MAX_CONFIGURATIONS = 50_000
 UNDEFINED = None
@@ -68,17 +71,23 @@ class Term:
     calls: frozenset[str]
     constants: frozenset[int]
     valued: frozenset[str] | None = None  # the names read as values, not only by `defined` (None: all)
+    bitwise: frozenset[str] = frozenset()  # names and call keys whose values reach `~ & | ^ << >>`
 
     def reads_value(self, name: str) -> bool:
         """Whether the value of `name` matters (it is used outside `defined`)."""
         return self.valued is None or name in self.valued
 
 
+_BITWISE = frozenset(("&", "|", "^", "<<", ">>"))
+
+
 def term(node: Node) -> Term:
     """Collect what the sweep of `node` needs."""
-    names, calls, constants, valued = set(), set(), set(), set()
+    names, calls, constants, valued, bitwise = set(), set(), set(), set(), set()
     arithmetic = False
     for item in walk(node):
+        if isinstance(item, Unary) and item.op == "~" or isinstance(item, Binary) and item.op in _BITWISE:
+            bitwise.update(_value_names(item))
         if isinstance(item, (Identifier, Defined)):
             names.add(item.name)
             if isinstance(item, Identifier):
@@ -89,11 +98,26 @@ def term(node: Node) -> Term:
             constants.add(item.value)
         elif isinstance(item, Binary) and item.op in ("*", "/", "%", "<<", ">>"):
             arithmetic = True
-    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic)), frozenset(valued))
+    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic, bool(bitwise))),
+                frozenset(valued), frozenset(bitwise))
 
 
-def _critical(constants: set[int], arithmetic: bool) -> set[int]:
-    values = {0, 1}
+def _value_names(node: Node) -> Iterator[str]:
+    """The macros and calls whose values `node` reads."""
+    for item in walk(node):
+        if isinstance(item, Identifier):
+            yield item.name
+        elif isinstance(item, Call):
+            yield item.key
+
+
+def inexact(item: Term, platform: Platform) -> bool:
+    """Whether a free macro of `platform` reaches a bitwise operator in `item` (see the module doc)."""
+    return any(platform.renames.get(name, name) not in platform.fixed for name in item.bitwise)
+
+
+def _critical(constants: set[int], arithmetic: bool, bitwise: bool = False) -> set[int]:
+    values = {0, 1, -1} if bitwise else {0, 1}
     for constant in constants:
         values.update((constant - 1, constant, constant + 1))
     if arithmetic:
@@ -183,6 +207,8 @@ def outcome(item: Term, platform: Platform) -> Outcome:
             continue
         if len(seen) == 2:
             return Outcome.DEPENDS
+    if inexact(item, platform):
+        return Outcome.UNKNOWN
     if not seen:
         return Outcome.ERROR
     return Outcome.TRUE if True in seen else Outcome.FALSE
@@ -192,11 +218,11 @@ def satisfiable(literals: Sequence[tuple[Term, bool]], platform: Platform) -> bo
     """Whether some configuration of `platform` makes every (condition, wanted value) hold.
 
     Literals that share no macro are decided separately; a literal whose value is unknown
-    (an evaluation error, or too many configurations) is assumed to be satisfiable.
+    (an evaluation error, too many configurations, an inexact sweep) is assumed to be satisfiable.
     """
     for component in _components(literals, platform):
         configs = configurations([item for item, _ in component], platform)
-        if configs is None:
+        if configs is None or any(inexact(item, platform) for item, _ in component):
             continue
         if not any(_holds(component, config) for config in configs):
             return False

@@ -15,7 +15,7 @@ from .findings import UNSAFE, Edit, Expectation, Fix
 from .groups import Arm
 from .nodes import Binary, Identifier, Number, walk
 from .parser import ParseError, parse
-from .platforms import Platform, Term, configurations, term
+from .platforms import Platform, Term, configurations, inexact, term
 from .rewriter import RAISE_MIN, guard_fix
 
 _RAISING = {">=": 0, ">": -1}  # RV op c: the constant that makes `RV op c` mean RV >= N
@@ -71,7 +71,7 @@ def _proven(file: FileAnalysis, arm: Arm, old: Term, new: Term, number: int) -> 
     platforms: list[Platform] = [file.settings.cuda, *file.reachable_on_rocm(arm)]
     for platform in platforms:
         configs = configurations((old, new), platform)
-        if configs is None:
+        if configs is None or inexact(old, platform) or inexact(new, platform):
             return False
         for config in configs:
             try:

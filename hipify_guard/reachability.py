@@ -9,8 +9,9 @@ component (the literals that share a free macro with it, transitively) swept aga
 `satisfiable` sweeps it. An arm is reached when every prefix of its path is satisfiable, which is
 `satisfiable(path)` wherever the critical-value sweep is exact (a witness value is always a
 critical value of its component; tests/test_reachability.py compares the two on generated trees).
-A component is assumed satisfiable (as one with too many configurations already is) when it
-holds more than MAX_COMPONENT_LITERALS literals or its sweep would take more than MAX_EVALUATIONS
+A component is assumed satisfiable (as one with too many configurations already is) when its
+sweep is inexact (see the platforms module) and finds no witness, when it holds more than
+MAX_COMPONENT_LITERALS literals or when its sweep would take more than MAX_EVALUATIONS
 evaluations; it stays so for the rest of its subtree, since a component only grows along a path.
 Real code is far below both limits.
 """
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .evaluator import EvalError, truth
 from .groups import Arm, Conditional, GroupTree
-from .platforms import MAX_CONFIGURATIONS, UNDEFINED, Platform, Term, _candidates, _variables, configurations
+from .platforms import MAX_CONFIGURATIONS, UNDEFINED, Platform, Term, _candidates, _variables, configurations, inexact
 
 MAX_COMPONENT_LITERALS = 256
 MAX_EVALUATIONS = 200_000  # configurations x literals of one component sweep
@@ -187,6 +188,9 @@ class _Path:
         config = _first_satisfying(component, configs)
         if config is not None:
             self._decide(self._values(terms, config))
+            return
+        if any(inexact(item, self.platform) for item in terms):
+            self._assume(itertools.chain.from_iterable(map(self.variables, terms)))
             return
         self.log.append(("unreachable", None))
         self.reachable = False

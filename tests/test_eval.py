@@ -52,6 +52,17 @@ def test_value_under_definitions(tmp_path: Path, args: tuple[str, ...], value: i
     assert (report["value"], report["error"]) == (value, error)
 
 
+@pytest.mark.parametrize(("expression", "hip", "codes"), [
+    ("~(CUDA_VERSION | FOO)", "depends", []),  # false only at FOO == -1: a critical value of `~`
+    ("CUDA_VERSION < 11000 && (FOO >> 4) == 700", "unknown", []),  # true at FOO == 11200: no sweep value
+    ("CUDA_VERSION & 1", "false", ["HG103"]),  # no free macro reaches the operator on native HIP
+])
+def test_bitwise_operators_on_free_macros(tmp_path: Path, expression: str, hip: str, codes: list[str]) -> None:
+    report = _json(expression, cwd=tmp_path)
+    assert _outcomes(report)["hip"] == hip
+    assert [finding["code"] for finding in report["findings"]] == codes
+
+
 def test_definitions_fix_what_a_platform_leaves_free(tmp_path: Path) -> None:
     report = _json("defined(USE_ROCM) && ROCM_VERSION >= 60200", "-D", "ROCM_VERSION=60100", cwd=tmp_path)
     assert _outcomes(report) == {"cuda": "false", "hip": "false", "torch-hipify": "false"}

@@ -345,6 +345,25 @@ def test_example_fixes_are_equivalent_for_gcc(variant: str, example_cases: dict[
         check_with_gcc(case, tmp_path)
 
 
+# -- regressions found by the property tests -----------------------------------------------------
+
+# `~(0 | FOO)` is false only for FOO == -1, a value no critical-value sweep over the expression's
+# constants tried: the tool called the #elif true on ROCm and its fix made ROCm take two groups.
+BITWISE = b"#if CUDA_VERSION >= 0\n#endif\n#ifdef CUDA_VERSION\n#elif ~ (CUDA_VERSION | FOO)\n#if CUDA_VERSION >= 0\n#endif\n#endif\n"
+
+
+def test_a_bitwise_guard_is_not_judged_constant_on_rocm(tmp_path: Path) -> None:
+    source = tmp_path / "bitwise.cu"
+    source.write_bytes(BITWISE)
+    listed = run_cli("check", "--isolated", "--no-cache", "--output-format", "json", str(source))
+    variant = Variant("preserve")
+    codes = _fix_codes(listed.json(), source, BITWISE, variant)
+    assert 1 not in [index for index, found in codes.items() if found], "the ~ guard got a fix"
+    fixed = run_cli("check", "--isolated", "--no-cache", "--fix", str(source))
+    assert fixed.code in (0, 1), fixed.stderr
+    check_with_gcc(Case("bitwise [preserve]", BITWISE, source.read_bytes(), variant, codes), tmp_path)
+
+
 # -- the oracle itself can fail ------------------------------------------------------------------
 
 

@@ -40,7 +40,7 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
         return None
     outcomes = tuple((model, file.outcome(arm, model)) for model in file.reachable_on_rocm(arm))
     decided = {value for _, value in outcomes if value in _DECIDED}
-    if not decided or decided == {Outcome.DEPENDS}:
+    if not decided or decided == {Outcome.DEPENDS} or any(value is Outcome.UNKNOWN for _, value in outcomes):
         return None
     today = {frozenset({Outcome.FALSE}): "false", frozenset({Outcome.TRUE}): "true"}.get(frozenset(decided), "differs")
     return Fate(today, outcomes, tuple(sorted(cuda)))
@@ -56,19 +56,21 @@ def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
 @check("HG101", cuda_version_macros)
 def implicit_rocm_exclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is false on ROCm without saying so."""
-    for arm, fate in _fates(file, "false"):
-        message = (f"`{_shown(file, arm)}` is false on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
-                   f"{_consequence(file, arm, fate)}")
-        yield _finding(file, "HG101", arm, fate, message)
+    return _implicit(file, "HG101", "false")
 
 
 @check("HG102", cuda_version_macros)
 def implicit_rocm_inclusion(file: FileAnalysis) -> Iterator[Finding]:
     """A CUDA version guard that is true on ROCm without saying so."""
-    for arm, fate in _fates(file, "true"):
-        message = (f"`{_shown(file, arm)}` is true on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
+    return _implicit(file, "HG102", "true")
+
+
+def _implicit(file: FileAnalysis, code: str, today: str) -> Iterator[Finding]:
+    """The findings of HG101 (today "false") or HG102 (today "true")."""
+    for arm, fate in _fates(file, today):
+        message = (f"`{_shown(file, arm)}` is {today} on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
                    f"{_consequence(file, arm, fate)}")
-        yield _finding(file, "HG102", arm, fate, message)
+        yield _finding(file, code, arm, fate, message)
 
 
 @check("HG103", cuda_version_macros)

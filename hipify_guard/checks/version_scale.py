@@ -20,6 +20,9 @@ _OPERAND = rb"(?:(\.?[0-9](?:[eEpP][+-]|'?[0-9A-Za-z_.])*)|(?:u8|[uUL])?'(?:[^'\
 _OPERATOR = rb"(?:[<>]=?|[=!]=|not_eq(?![A-Za-z0-9_]))"
 _AFTER = re.compile(rb"[ \t)]*" + _OPERATOR + rb"[ \t(]*" + _OPERAND)
 _BEFORE = re.compile(_OPERAND + rb"[ \t)]*" + _OPERATOR + rb"[ \t(]*\Z")
+# `_BEFORE` searches the line up to the name: a name further in than this is a maybe (a condition
+# of 10,000 terms made the searches quadratic: 80 s).
+_LONG_PREFIX = 512
 
 
 def _scaled_macros(settings: Settings) -> list[str]:
@@ -29,7 +32,7 @@ def _scaled_macros(settings: Settings) -> list[str]:
 def implausible_comparisons(settings: Settings) -> Callable[[bytes], bool]:
     """HG104's screen: does a conditional directive's line compare a scaled macro with a
     constant its scale finds implausible (`conditional_lines`; a line that may go on, an operand
-    that is no plain number, or a comment inside the line says maybe)?"""
+    that is no plain number, a comment inside the line or a name far into it says maybe)?"""
     table = scales(settings.macros.rocm_version_macro)
     names = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(map(str.encode, table)) + rb")(?![A-Za-z0-9_])")
 
@@ -42,7 +45,7 @@ def implausible_comparisons(settings: Settings) -> Callable[[bytes], bool]:
         for rest in lines:
             for name in names.finditer(rest):
                 scale = table[name.group().decode("ascii")]
-                if (_doubtful(_AFTER.match(rest, name.end()), scale) or b"/*" in rest
+                if (_doubtful(_AFTER.match(rest, name.end()), scale) or b"/*" in rest or name.start() > _LONG_PREFIX
                         or _doubtful(_BEFORE.search(rest, 0, name.start()), scale)):
                     return True
         return False

@@ -11,6 +11,7 @@ latin-1 file). Every offset handed out is a byte offset into the bytes that were
 from __future__ import annotations
 
 import array
+import atexit
 import ctypes
 import os
 from bisect import bisect_left
@@ -95,6 +96,9 @@ def load() -> Any:
 
             cindex.conf.lib  # noqa: B018 - loads the shared library now
             _state["index"] = cindex.Index.create()
+            # Dispose of it before interpreter teardown, while clang.cindex can still do so
+            # (otherwise Index.__del__ prints an AttributeError at exit).
+            atexit.register(_state.pop, "index", None)
         except Exception as error:  # noqa: BLE001 - ImportError, LibclangError, OSError...
             _state["error"] = _describe(error)
             raise Unavailable(_state["error"]) from None

@@ -63,6 +63,15 @@ def require_tool(name: str) -> str:
     return found
 
 
+@pytest.fixture
+def examples_repo(tmp_path: Path) -> Path:
+    """A git work tree holding a copy of examples/ (so the root of repo-relative paths is known)."""
+    require_tool("git")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
 CANNOT_DROP_PRIVILEGES = 77  # exit status of a child in which `without_file_permission_override` failed
 
 

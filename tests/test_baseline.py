@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, require_tool, run_cli
+from conftest import run_cli
 
 NEW_GUARD = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 12040\nint brand_new;\n#endif\n"
 
 
 @pytest.fixture
-def tree(tmp_path: Path) -> Path:
+def tree(examples_repo: Path) -> Path:
     """A git work tree with a copy of examples/."""
-    require_tool("git")
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
+    return examples_repo
 
 
 def _findings(tree: Path, *args: str) -> list[dict]:

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from conftest import ROOT, require_tool, run_cli
+from conftest import ROOT, run_cli
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def repo(examples_repo: Path) -> Path:
     """A git work tree holding a copy of examples/ (so the root of repo-relative URIs is known)."""
-    require_tool("git")
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    return tmp_path
+    return examples_repo
 
 
 def _sarif(*args: str, cwd: Path) -> dict:

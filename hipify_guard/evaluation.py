@@ -25,7 +25,7 @@ OUTCOME_TEXT = {
     Outcome.FALSE: "false",
     Outcome.DEPENDS: "depends on the build (true in some configurations, false in others)",
     Outcome.ERROR: "an error (the expression has no value there, e.g. an empty macro used as a number)",
-    Outcome.UNKNOWN: "unknown (too many configurations to sweep, or a bitwise operator or shift on a free macro)",
+    Outcome.UNKNOWN: "unknown (too many configurations to sweep, or arithmetic on a free macro that no sweep decides)",
 }
 PREFIX = b"#if "
 

@@ -4,11 +4,16 @@ A platform fixes some macros (always defined with a value, or always undefined),
 (PyTorch's hipify turns CUDA_VERSION into TORCH_HIP_VERSION) and leaves the rest free. The
 outcome of a condition on a platform is found by an exact sweep: a comparison `X op c` changes
 value only at `c`, so per free macro it suffices to try "undefined" and the constants of the
-expression minus one, themselves and plus one (with products and quotients of pairs of
-constants, for guards that do arithmetic on a version). A free macro whose value reaches a bitwise
-operator or a shift (`~ & | ^ << >>`) can change the result between critical values: a sweep over
-such a term proves only what it finds (two values: DEPENDS; a satisfying configuration), never
-that a value is constant or a path unsatisfiable (`inexact`).
+expression (written, or folded from a constant operand such as `(255 | 1)`) minus one,
+themselves and plus one, with 0 and 1 among them (the value of an undefined macro, of `defined`
+and of a comparison), their negations when the expression adds, subtracts or complements, and
+products and quotients of pairs of constants for guards that do arithmetic on a version. That is exact where a macro's value is only compared with a constant (or with another
+macro) or used as a truth value. A free macro whose value goes into arithmetic, a bitwise
+operator or a shift (`X / 1000`, `~X`, `X & 4`) is *approximate*: the result can change between
+critical values. A sweep over such a term proves only what it finds (two values: DEPENDS; a
+satisfying configuration), never that a value is constant or a path unsatisfiable (`inexact`),
+unless the macro has a range (PyTorch's TORCH_HIP_VERSION), which the deciding sweeps then try
+value by value (`exhaustive`).
 """
 
 from __future__ import annotations
@@ -16,11 +21,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .evaluator import EMPTY, Configuration, EvalError, truth
-from .nodes import Binary, Call, Defined, Identifier, Node, Number, Unary, walk
+from .evaluator import EMPTY, Configuration, EvalError, evaluate, truth
+from .nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
 
 MAX_CONFIGURATIONS = 50_000
 UNDEFINED = None
@@ -71,23 +76,29 @@ class Term:
     calls: frozenset[str]
     constants: frozenset[int]
     valued: frozenset[str] | None = None  # the names read as values, not only by `defined` (None: all)
-    bitwise: frozenset[str] = frozenset()  # names and call keys whose values reach `~ & | ^ << >>`
+    approximate: frozenset[str] = frozenset()  # names and call keys whose values go into arithmetic
 
     def reads_value(self, name: str) -> bool:
         """Whether the value of `name` matters (it is used outside `defined`)."""
         return self.valued is None or name in self.valued
 
 
-_BITWISE = frozenset(("&", "|", "^", "<<", ">>"))
+_COMPARISONS = frozenset(("==", "!=", "<", ">", "<=", ">="))
+LOGICAL, COMPARED, ARITHMETIC = 2, 1, 0  # how a value is used (see `_approximate`)
 
 
 def term(node: Node) -> Term:
     """Collect what the sweep of `node` needs."""
-    names, calls, constants, valued, bitwise = set(), set(), set(), set(), set()
-    arithmetic = False
-    for item in walk(node):
-        if isinstance(item, Unary) and item.op == "~" or isinstance(item, Binary) and item.op in _BITWISE:
-            bitwise.update(_value_names(item))
+    names, calls, constants, valued = set(), set(), {0, 1}, set()
+    arithmetic = additive = False
+    items = list(walk(node))
+    variable: set[int] = set()  # the ids of the nodes whose value depends on a macro
+    for item in reversed(items):  # operands before the operators that use them
+        operands = children(item)
+        if isinstance(item, (Identifier, Defined, Call)) or any(id(operand) in variable for operand in operands):
+            variable.add(id(item))
+            constants.update(_folded(operands, variable))
+    for item in items:
         if isinstance(item, (Identifier, Defined)):
             names.add(item.name)
             if isinstance(item, Identifier):
@@ -98,28 +109,73 @@ def term(node: Node) -> Term:
             constants.add(item.value)
         elif isinstance(item, Binary) and item.op in ("*", "/", "%", "<<", ">>"):
             arithmetic = True
-    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic, bool(bitwise))),
-                frozenset(valued), frozenset(bitwise))
+        if isinstance(item, (Binary, Unary)) and item.op in ("+", "-", "~"):
+            additive = True  # `~x` is `-x - 1`
+    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic, additive)),
+                frozenset(valued), frozenset(_approximate(node, variable)))
 
 
-def _value_names(node: Node) -> Iterator[str]:
-    """The macros and calls whose values `node` reads."""
-    for item in walk(node):
-        if isinstance(item, Identifier):
-            yield item.name
-        elif isinstance(item, Call):
-            yield item.key
+def _folded(operands: tuple[Node, ...], variable: set[int]) -> Iterator[int]:
+    """The values of the constant operands (`~'a'`, `(255 | 1)`) of an operator that reads a macro."""
+    for operand in operands:
+        if id(operand) not in variable and not isinstance(operand, Number):
+            try:
+                yield evaluate(operand, {})[0]
+            except EvalError:
+                continue
+
+
+def _approximate(node: Node, variable: set[int]) -> Iterator[str]:
+    """The names and calls whose values go into arithmetic: everything but a truth value (`!X`,
+    `X && Y`, `#if X`) or an operand of a comparison with a constant or with another macro."""
+    stack = [(node, LOGICAL)]
+    while stack:
+        item, use = stack.pop()
+        if isinstance(item, (Identifier, Call)):
+            if use == ARITHMETIC:
+                yield item.name if isinstance(item, Identifier) else item.key
+        elif isinstance(item, Paren):
+            stack.append((item.inner, use))
+        elif isinstance(item, Unary):
+            kept = use if item.op == "+" else LOGICAL if item.op == "!" or use == LOGICAL and item.op == "-" else ARITHMETIC
+            stack.append((item.operand, kept))
+        elif isinstance(item, Ternary):
+            stack += [(item.cond, LOGICAL), (item.then, use), (item.otherwise, use)]
+        elif isinstance(item, Binary):
+            if item.op in ("&&", "||"):
+                stack += [(item.left, LOGICAL), (item.right, LOGICAL)]
+            elif item.op in _COMPARISONS:
+                plain = (id(item.left) not in variable or id(item.right) not in variable
+                         or _is_name(item.left) and _is_name(item.right))
+                stack += [(item.left, COMPARED if plain else ARITHMETIC), (item.right, COMPARED if plain else ARITHMETIC)]
+            else:
+                stack += [(item.left, ARITHMETIC), (item.right, ARITHMETIC)]
+
+
+def _is_name(node: Node) -> bool:
+    while isinstance(node, Paren) or isinstance(node, Unary) and node.op == "+":
+        node = node.inner if isinstance(node, Paren) else node.operand
+    return isinstance(node, (Identifier, Call, Defined))
 
 
 def inexact(item: Term, platform: Platform) -> bool:
-    """Whether a free macro of `platform` reaches a bitwise operator in `item` (see the module doc)."""
-    return any(platform.renames.get(name, name) not in platform.fixed for name in item.bitwise)
+    """Whether a free macro of `platform` without a range is approximate in `item` (module doc)."""
+    for name in item.approximate:
+        target = platform.renames.get(name, name)
+        if target not in platform.fixed and target not in platform.ranges:
+            return True
+    return False
 
 
-def _critical(constants: set[int], arithmetic: bool, bitwise: bool = False) -> set[int]:
-    values = {0, 1, -1} if bitwise else {0, 1}
+def _critical(constants: set[int], arithmetic: bool, additive: bool) -> set[int]:
+    """Each constant (0 and 1 among them: an undefined macro, `defined`, a comparison) minus one,
+    itself and plus one; negated too if the expression adds; products and quotients of pairs
+    if it multiplies."""
+    values = set()
     for constant in constants:
         values.update((constant - 1, constant, constant + 1))
+        if additive:  # `X + c` is 0 at X == -c
+            values.update((-constant - 1, -constant, -constant + 1))
     if arithmetic:
         for a, b in itertools.permutations(constants, 2):
             if b not in (0, 1, -1):
@@ -196,7 +252,7 @@ def cuda_platform(macros: MacroSet) -> Platform:
 
 def outcome(item: Term, platform: Platform) -> Outcome:
     """The value of a condition on `platform`, other macros left free."""
-    configs = configurations((item,), platform)
+    configs = configurations((item,), platform, exhaustive=True)
     if configs is None:
         return Outcome.UNKNOWN
     seen: set[bool] = set()
@@ -221,7 +277,7 @@ def satisfiable(literals: Sequence[tuple[Term, bool]], platform: Platform) -> bo
     (an evaluation error, too many configurations, an inexact sweep) is assumed to be satisfiable.
     """
     for component in _components(literals, platform):
-        configs = configurations([item for item, _ in component], platform)
+        configs = configurations([item for item, _ in component], platform, exhaustive=True)
         if configs is None or any(inexact(item, platform) for item, _ in component):
             continue
         if not any(_holds(component, config) for config in configs):
@@ -266,13 +322,18 @@ def _variables(item: Term, platform: Platform) -> set[str]:
     return {name for name in renamed if name not in platform.fixed} | set(item.calls)
 
 
-def configurations(items: Sequence[Term], platform: Platform) -> Iterator[dict[str, int | str]] | None:
-    """Every critical configuration for `items` on `platform`, or None if there are too many."""
+def configurations(items: Sequence[Term], platform: Platform,
+                   exhaustive: bool = False) -> Iterator[dict[str, int | str]] | None:
+    """Every critical configuration for `items` on `platform`, or None if there are too many.
+    `exhaustive`: a macro with a range that is approximate in an item takes every value of it."""
     constants = frozenset().union(*(item.constants for item in items))
     targets: dict[str, list[str]] = {}
     for name in sorted(frozenset().union(*(item.names for item in items))):
         targets.setdefault(platform.renames.get(name, name), []).append(name)
-    choices = [_candidates(target, platform, constants, any(item.reads_value(name) for item in items for name in names))
+    constants |= _fixed_values(targets, platform)
+    approximate = frozenset().union(*(item.approximate for item in items)) if exhaustive else frozenset()
+    choices = [_candidates(target, platform, constants, any(item.reads_value(name) for item in items for name in names),
+                           whole_range=not approximate.isdisjoint(names))
                for target, names in targets.items()]
     calls = sorted(frozenset().union(*(item.calls for item in items)))
     choices += [sorted(constants)] * len(calls)
@@ -285,6 +346,13 @@ def configurations(items: Sequence[Term], platform: Platform) -> Iterator[dict[s
     return _assignments(keys, choices)
 
 
+def _fixed_values(targets: Iterable[str], platform: Platform) -> frozenset[int]:
+    """The values a platform gives macros of the expression (`-DROCM_VERSION=60200` of a build),
+    and their neighbours: `FOO >= ROCM_VERSION` changes value there like `FOO >= 60200`."""
+    values = (platform.fixed.get(target) for target in targets)
+    return frozenset(value + step for value in values if isinstance(value, int) for step in (-1, 0, 1))
+
+
 def _assignments(keys: list[list[str]], choices: list[list[int | str | None]]) -> Iterator[dict[str, int | str]]:
     for values in itertools.product(*choices):
         config: dict[str, int | str] = {}
@@ -295,9 +363,11 @@ def _assignments(keys: list[list[str]], choices: list[list[int | str | None]]) -
         yield config
 
 
-def _candidates(target: str, platform: Platform, constants: frozenset[int], valued: bool = True) -> list[int | str | None]:
-    """The values to try for a free macro: undefined and the critical values; a macro only ever
-    tested with `defined` needs one defined value (4 such tests: 16 configurations, not 6,561)."""
+def _candidates(target: str, platform: Platform, constants: frozenset[int], valued: bool = True,
+                whole_range: bool = False) -> list[int | str | None]:
+    """The values to try for a free macro: undefined and the critical values (or its whole range);
+    a macro only ever tested with `defined` needs one defined value (4 such tests: 16
+    configurations, not 6,561)."""
     if target in platform.fixed:
         return [platform.fixed[target]]
     bounds = platform.ranges.get(target)
@@ -306,4 +376,6 @@ def _candidates(target: str, platform: Platform, constants: frozenset[int], valu
     if bounds is None:
         return [UNDEFINED, *sorted(constants)]
     low, high = bounds
+    if whole_range:
+        return [UNDEFINED, *range(low, high + 1)]
     return [UNDEFINED, low, *sorted(v for v in constants if low < v < high), high]

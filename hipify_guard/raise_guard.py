@@ -70,7 +70,7 @@ def _proven(file: FileAnalysis, arm: Arm, old: Term, new: Term, number: int) -> 
     version = file.settings.macros.rocm_version_macro
     platforms: list[Platform] = [file.settings.cuda, *file.reachable_on_rocm(arm)]
     for platform in platforms:
-        configs = configurations((old, new), platform)
+        configs = configurations((old, new), platform, exhaustive=True)
         if configs is None or inexact(old, platform) or inexact(new, platform):
             return False
         for config in configs:

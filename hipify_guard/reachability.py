@@ -181,7 +181,7 @@ class _Path:
         if component is None:
             return
         terms = [item for item, _ in component]
-        configs = configurations(terms, self.platform)
+        configs = configurations(terms, self.platform, exhaustive=True)
         if configs is None or _product(_sizes(terms, self.platform)) * len(component) > MAX_EVALUATIONS:
             self._assume(itertools.chain.from_iterable(map(self.variables, terms)))
             return
@@ -228,12 +228,15 @@ class _Path:
 
 
 def _sizes(terms: Sequence[Term], platform: Platform) -> list[int]:
-    """The number of critical values of each free variable of `terms` (as `configurations` counts)."""
+    """The number of critical values of each free variable of `terms` (as exhaustive
+    `configurations` counts)."""
     constants = frozenset().union(*(item.constants for item in terms))
     targets = {platform.renames.get(name, name) for item in terms for name in item.names}
     valued = {platform.renames.get(name, name) for item in terms for name in item.names if item.reads_value(name)}
+    whole = {platform.renames.get(name, name) for item in terms for name in item.approximate}
     calls = frozenset().union(*(item.calls for item in terms))
-    return [len(_candidates(target, platform, constants, target in valued)) for target in targets] + [len(constants)] * len(calls)
+    return ([len(_candidates(target, platform, constants, target in valued, target in whole)) for target in targets]
+            + [len(constants)] * len(calls))
 
 
 def _product(sizes: Iterable[int]) -> int:

@@ -106,12 +106,12 @@ FP16_GUARD = (b"#if (defined(__FORCE_INCLUDE_CUDA_FP16_HPP_FROM_FP16_H__) || \\\
 def test_macros_tested_only_with_defined_get_two_values_in_the_sweep(tmp_path: Path) -> None:
     """cuda_fp16.h's guard (HG102): every macro took every critical value, 6,561 configurations
     and ~17 s of pcpp per platform to prove the fix; a macro only tested with `defined` needs
-    undefined and one value (324 configurations)."""
+    undefined and one value (400 configurations)."""
     from hipify_guard.platforms import configurations
 
     file = FileAnalysis("fp16.h", FP16_GUARD, Settings())
     condition = file.condition(file.arms[0]).term
-    assert sum(1 for _ in configurations((condition,), file.settings.cuda)) == 324
+    assert sum(1 for _ in configurations((condition,), file.settings.cuda)) == 400
     (tmp_path / "fp16.h").write_bytes(FP16_GUARD)
     seconds, result = _timed("check", "--isolated", "--no-cache", "--fix", "fp16.h", cwd=tmp_path)
     assert result.code == 0, result.stdout + result.stderr

@@ -2,18 +2,20 @@
 
 A platform fixes some macros (always defined with a value, or always undefined), renames others
 (PyTorch's hipify turns CUDA_VERSION into TORCH_HIP_VERSION) and leaves the rest free. The
-outcome of a condition on a platform is found by an exact sweep: a comparison `X op c` changes
-value only at `c`, so per free macro it suffices to try "undefined" and the constants of the
+outcome of a condition on a platform is found by a sweep: a comparison `X op c` changes value
+only at `c`, so per free macro it suffices to try "undefined" and the constants of the
 expression (written, or folded from a constant operand such as `(255 | 1)`) minus one,
 themselves and plus one, with 0 and 1 among them (the value of an undefined macro, of `defined`
 and of a comparison), their negations when the expression adds, subtracts or complements, and
-products and quotients of pairs of constants for guards that do arithmetic on a version. That is exact where a macro's value is only compared with a constant (or with another
-macro) or used as a truth value. A free macro whose value goes into arithmetic, a bitwise
-operator or a shift (`X / 1000`, `~X`, `X & 4`) is *approximate*: the result can change between
-critical values. A sweep over such a term proves only what it finds (two values: DEPENDS; a
-satisfying configuration), never that a value is constant or a path unsatisfiable (`inexact`),
-unless the macro has a range (PyTorch's TORCH_HIP_VERSION), which the deciding sweeps then try
-value by value (`exhaustive`).
+products and quotients of pairs of constants for guards that do arithmetic on a version.
+
+That is exact where a macro's value is only compared with a constant (or with another macro) or
+used as a truth value. A free macro whose value goes into arithmetic, a bitwise operator or a
+shift (`X / 1000`, `~X`, `X & 4`) is *approximate*: the result can change between critical
+values. A sweep over such a term proves only what it finds (two values: DEPENDS; a satisfying
+configuration), never that a value is constant or a path unsatisfiable (`inexact`), unless the
+macro has a range (PyTorch's TORCH_HIP_VERSION), which the deciding sweeps then try value by
+value (`exhaustive`).
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ class Term:
 
 
 _COMPARISONS = frozenset(("==", "!=", "<", ">", "<=", ">="))
-LOGICAL, COMPARED, ARITHMETIC = 2, 1, 0  # how a value is used (see `_approximate`)
+_LOGICAL, _COMPARED, _ARITHMETIC = 2, 1, 0  # how a value is used (see `_approximate`)
 
 
 def term(node: Node) -> Term:
@@ -128,28 +130,36 @@ def _folded(operands: tuple[Node, ...], variable: set[int]) -> Iterator[int]:
 def _approximate(node: Node, variable: set[int]) -> Iterator[str]:
     """The names and calls whose values go into arithmetic: everything but a truth value (`!X`,
     `X && Y`, `#if X`) or an operand of a comparison with a constant or with another macro."""
-    stack = [(node, LOGICAL)]
+    stack = [(node, _LOGICAL)]
     while stack:
         item, use = stack.pop()
         if isinstance(item, (Identifier, Call)):
-            if use == ARITHMETIC:
+            if use == _ARITHMETIC:
                 yield item.name if isinstance(item, Identifier) else item.key
         elif isinstance(item, Paren):
             stack.append((item.inner, use))
         elif isinstance(item, Unary):
-            kept = use if item.op == "+" else LOGICAL if item.op == "!" or use == LOGICAL and item.op == "-" else ARITHMETIC
-            stack.append((item.operand, kept))
+            stack.append((item.operand, _operand_use(item.op, use)))
         elif isinstance(item, Ternary):
-            stack += [(item.cond, LOGICAL), (item.then, use), (item.otherwise, use)]
+            stack += [(item.cond, _LOGICAL), (item.then, use), (item.otherwise, use)]
         elif isinstance(item, Binary):
             if item.op in ("&&", "||"):
-                stack += [(item.left, LOGICAL), (item.right, LOGICAL)]
+                stack += [(item.left, _LOGICAL), (item.right, _LOGICAL)]
             elif item.op in _COMPARISONS:
                 plain = (id(item.left) not in variable or id(item.right) not in variable
                          or _is_name(item.left) and _is_name(item.right))
-                stack += [(item.left, COMPARED if plain else ARITHMETIC), (item.right, COMPARED if plain else ARITHMETIC)]
+                side = _COMPARED if plain else _ARITHMETIC
+                stack += [(item.left, side), (item.right, side)]
             else:
-                stack += [(item.left, ARITHMETIC), (item.right, ARITHMETIC)]
+                stack += [(item.left, _ARITHMETIC), (item.right, _ARITHMETIC)]
+
+
+def _operand_use(op: str, use: int) -> int:
+    """How the operand of a unary operator is used: `+X` like X, `!X` as a truth value, `-X` as
+    one only where X's truth is all that matters, `~X` in arithmetic."""
+    if op == "+":
+        return use
+    return _LOGICAL if op == "!" or op == "-" and use == _LOGICAL else _ARITHMETIC
 
 
 def _is_name(node: Node) -> bool:
@@ -277,8 +287,10 @@ def satisfiable(literals: Sequence[tuple[Term, bool]], platform: Platform) -> bo
     (an evaluation error, too many configurations, an inexact sweep) is assumed to be satisfiable.
     """
     for component in _components(literals, platform):
+        if any(inexact(item, platform) for item, _ in component):
+            continue
         configs = configurations([item for item, _ in component], platform, exhaustive=True)
-        if configs is None or any(inexact(item, platform) for item, _ in component):
+        if configs is None:
             continue
         if not any(_holds(component, config) for config in configs):
             return False

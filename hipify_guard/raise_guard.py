@@ -70,8 +70,10 @@ def _proven(file: FileAnalysis, arm: Arm, old: Term, new: Term, number: int) -> 
     version = file.settings.macros.rocm_version_macro
     platforms: list[Platform] = [file.settings.cuda, *file.reachable_on_rocm(arm)]
     for platform in platforms:
+        if inexact(old, platform) or inexact(new, platform):
+            return False
         configs = configurations((old, new), platform, exhaustive=True)
-        if configs is None or inexact(old, platform) or inexact(new, platform):
+        if configs is None:
             return False
         for config in configs:
             try:

@@ -63,9 +63,13 @@ def counterexample(text: str, rng: random.Random) -> tuple[str, dict] | None:
     return None
 
 
-@settings(max_examples=1000 * FACTOR, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(text=expressions(GCC).filter(lambda text: len(text) < 200).map(lambda text: _NAME.sub(lambda m: NAMES[m.group()], text)),
-       seed=st.integers(0, 2**32 - 1))
+CONDITIONS = expressions(GCC).filter(lambda text: len(text) < 200).map(
+    lambda text: _NAME.sub(lambda m: NAMES[m.group()], text))
+
+
+@settings(max_examples=1000 * FACTOR, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(text=CONDITIONS, seed=st.integers(0, 2**32 - 1))
 def test_a_decided_outcome_holds_at_wide_values(text: str, seed: int) -> None:
     found = counterexample(text, random.Random(seed))
     assert found is None, f"`{text}` on {found[0]} with {found[1]}: not what the sweep decided"

@@ -19,17 +19,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, require_tool, run_cli
-from test_oracle_gcc import EXAMPLE_RULES, EXAMPLE_VARIANTS, Case, _example_sources, _fix_codes, expected_file, rewritten
+from conftest import require_tool
+from test_oracle_gcc import EXAMPLE_VARIANTS, Case, expected_file, fix_examples, rewritten
 
-EXAMPLES = ROOT / "examples"
 CUDA_STUBS = {"torch/extension.h": ""}
 HIP_STUBS = {"torch/extension.h": "", "cuda.h": "#include <hip/hip_runtime.h>\n",
              "cuda_runtime.h": "#include <hip/hip_runtime.h>\n", "cuda_fp16.h": "#include <hip/hip_fp16.h>\n",
@@ -90,19 +88,9 @@ def hipcc(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
 @pytest.fixture(scope="module")
 def fixed_examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Case]]:
     """Every example fixed with every variant by the real console script."""
-    cases: dict[str, list[Case]] = {}
-    for variant in EXAMPLE_VARIANTS:
-        work = tmp_path_factory.mktemp("examples")
-        shutil.copytree(EXAMPLES, work, dirs_exist_ok=True)
-        listed = run_cli("check", "--isolated", "--select", EXAMPLE_RULES, "--output-format", "json", *variant.flags,
-                         str(work))
-        originals = {path: path.read_bytes() for path in _example_sources(work)}
-        fixed = run_cli("check", "--isolated", "--select", EXAMPLE_RULES, "--fix", *variant.flags, str(work))
-        assert listed.code in (0, 1) and fixed.code in (0, 1), listed.stderr + fixed.stderr
-        cases[variant.name] = [Case(path.name, data, path.read_bytes(), variant, _fix_codes(listed.json(), path, data,
-                                                                                            variant))
-                               for path, data in originals.items()]
-        assert any(case.before != case.after for case in cases[variant.name]), f"--fix [{variant.name}] changed nothing"
+    cases = fix_examples(tmp_path_factory)
+    for variant, fixed in cases.items():
+        assert any(case.before != case.after for case in fixed), f"--fix [{variant}] changed nothing"
     return cases
 
 

@@ -40,7 +40,7 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
         return None
     outcomes = tuple((model, file.outcome(arm, model)) for model in file.reachable_on_rocm(arm))
     decided = {value for _, value in outcomes if value in _DECIDED}
-    if not decided or decided == {Outcome.DEPENDS} or any(value is Outcome.UNKNOWN for _, value in outcomes):
+    if Outcome.UNKNOWN in (value for _, value in outcomes) or not decided - {Outcome.DEPENDS}:
         return None
     today = {frozenset({Outcome.FALSE}): "false", frozenset({Outcome.TRUE}): "true"}.get(frozenset(decided), "differs")
     return Fate(today, outcomes, tuple(sorted(cuda)))

@@ -21,11 +21,12 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from run import torch_include  # noqa: E402
-from hipify_guard.discovery import discover  # noqa: E402
+
+from hipify_guard.project.discovery import discover  # noqa: E402
 
 # -j2 with the pool forced on, whatever PARALLEL_MIN_JOBS says.
-FORCED = ("import sys; import hipify_guard.execute as e; e.PARALLEL_MIN_JOBS = 0; "
-          "from hipify_guard.cli import main; sys.argv[0] = 'hipify-guard'; main()")
+FORCED = ("import sys; import hipify_guard.project.execute as e; e.PARALLEL_MIN_JOBS = 0; "
+          "from hipify_guard.cli.main import main; sys.argv[0] = 'hipify-guard'; main()")
 
 
 def median_time(command: list[str], runs: int) -> float:

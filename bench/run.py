@@ -34,9 +34,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from hipify_guard.checks import CHECKS  # noqa: E402
-from hipify_guard.discovery import DEFAULT_EXTENSIONS, discover  # noqa: E402
-from hipify_guard.engine import trigger_names  # noqa: E402
-from hipify_guard.settings import Settings  # noqa: E402
+from hipify_guard.engine.lint import trigger_names  # noqa: E402
+from hipify_guard.model.settings import Settings  # noqa: E402
+from hipify_guard.project.discovery import DEFAULT_EXTENSIONS, discover  # noqa: E402
 
 CUDA_INCLUDE = Path("/usr/local/cuda/include")
 SCALED = HERE / "corpora" / "scaled"

@@ -18,8 +18,8 @@ CONFIGURATIONS = ({}, {"CUDA_VERSION": 11080, "FOO": 0}, {"CUDA_VERSION": "<empt
 
 def scanner_target(data: bytes) -> None:
     """Scan any bytes: spans inside the input, in file order; the group tree builds."""
-    from hipify_guard.groups import GroupTree
-    from hipify_guard.scanner import scan
+    from hipify_guard.cpp.groups import GroupTree
+    from hipify_guard.cpp.scanner import scan
 
     result = scan(data)
     previous_end = 0
@@ -38,10 +38,10 @@ def scanner_target(data: bytes) -> None:
 def expression_target(data: bytes) -> None:
     """Parse any bytes as an `#if` condition: a tree with spans inside the input, or ParseError;
     evaluating the tree gives a value or EvalError."""
-    from hipify_guard.evaluator import EvalError, evaluate
-    from hipify_guard.nodes import walk
-    from hipify_guard.parser import ParseError, parse
-    from hipify_guard.platforms import term
+    from hipify_guard.cpp.evaluator import EvalError, evaluate
+    from hipify_guard.cpp.nodes import walk
+    from hipify_guard.cpp.parser import ParseError, parse
+    from hipify_guard.model.platforms import term
 
     try:
         node = parse(data, 0, len(data))
@@ -60,10 +60,10 @@ def expression_target(data: bytes) -> None:
 
 def check_target(data: bytes) -> None:
     """The whole check of a file's bytes never raises."""
-    from hipify_guard.analysis import FileAnalysis
     from hipify_guard.checks import CHECKS
-    from hipify_guard.engine import check
-    from hipify_guard.settings import Settings
+    from hipify_guard.engine.lint import check
+    from hipify_guard.model.analysis import FileAnalysis
+    from hipify_guard.model.settings import Settings
 
     codes = tuple(code for code in sorted(CHECKS) if code not in ("HG201", "HG202", "HG905"))
     check(FileAnalysis("fuzz.cu", data, Settings()), codes)
@@ -84,9 +84,9 @@ def main() -> None:
 
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))  # as the command line does (cli.main)
     with atheris.instrument_imports(include=["hipify_guard"]):
-        import hipify_guard.analysis  # noqa: F401 - instrumented for coverage guidance
         import hipify_guard.checks  # noqa: F401
-        import hipify_guard.engine  # noqa: F401
+        import hipify_guard.engine.lint  # noqa: F401
+        import hipify_guard.model.analysis  # noqa: F401 - instrumented for coverage guidance
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()
 

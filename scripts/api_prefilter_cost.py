@@ -20,12 +20,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hipify_guard.discovery import DEFAULT_EXTENSIONS  # noqa: E402
-from hipify_guard.engine import trigger_names  # noqa: E402
 from hipify_guard.checks import CHECKS  # noqa: E402
-from hipify_guard.mapping import load_table  # noqa: E402
-from hipify_guard.prefilter import Prefilter  # noqa: E402
-from hipify_guard.settings import Settings  # noqa: E402
+from hipify_guard.core.prefilter import Prefilter  # noqa: E402
+from hipify_guard.engine.lint import trigger_names  # noqa: E402
+from hipify_guard.model.mapping import load_table  # noqa: E402
+from hipify_guard.model.settings import Settings  # noqa: E402
+from hipify_guard.project.discovery import DEFAULT_EXTENSIONS  # noqa: E402
 
 RUNS = 5
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hipify_guard.catalogue import load_catalogue
-from hipify_guard.rule_docs import replace_table, rules_table
+from hipify_guard.cli.rule_docs import replace_table, rules_table
+from hipify_guard.engine.catalogue import load_catalogue
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -1,7 +1,7 @@
 """Hypothesis strategies for `#if` expressions, in the dialect an oracle understands.
 
 GCC reads the whole C++ preprocessor grammar. pcpp (driven through the verifier's
-normalisation, `hipify_guard.verify.pcpp_value`) has its own limits, so its dialect leaves
+normalisation, `hipify_guard.fix.verify.pcpp_value`) has its own limits, so its dialect leaves
 them out:
 
 - `%` is Python's floored modulo (`-7 % 2` is 1, C says -1): no `%`;
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from hipify_guard.numbers import INT_MAX, UINT_MAX
+from hipify_guard.cpp.numbers import INT_MAX, UINT_MAX
 
 DEFINED_MACROS = ("A", "B", "C")
 UNDEFINED_MACROS = ("D", "E")

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import strategies as st
-
 from expression_strategies import GCC, expressions
+from hypothesis import strategies as st
 
 RENAMES = {"A": "CUDA_VERSION", "B": "CUDART_VERSION", "C": "FOO", "D": "__CUDACC_VER_MAJOR__", "E": "USE_ROCM"}
 VERSIONS = (0, 1, 9000, 10020, 11000, 11080, 12000, 12040, 13000)

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import CANNOT_DROP_PRIVILEGES, Result, console_script, run_cli, without_file_permission_override
 
 GUARD = b"#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000"
@@ -393,7 +392,7 @@ def test_a_file_rewritten_for_a_while_ends_as_the_last_version_or_its_fix(tmp_pa
 
 def _interfere(monkeypatch: pytest.MonkeyPatch, action, *, swap: bool = True) -> None:  # noqa: ANN001
     """Run `action` right before the writer swaps its new file in (the worst moment for a race)."""
-    import hipify_guard.writer as writer
+    import hipify_guard.project.writer as writer
 
     real = writer.exchange
     calls = []
@@ -410,7 +409,7 @@ def _interfere(monkeypatch: pytest.MonkeyPatch, action, *, swap: bool = True) ->
 @pytest.mark.parametrize("swap", [True, False], ids=["renameat2-exchange", "fallback-rename"])
 def test_writer_keeps_a_change_made_at_the_last_moment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        swap: bool) -> None:
-    from hipify_guard.writer import ChangedOnDisk, atomic_write
+    from hipify_guard.project.writer import ChangedOnDisk, atomic_write
 
     if swap and not _exchange_supported(tmp_path):
         pytest.skip("renameat2(RENAME_EXCHANGE) is not supported here")
@@ -425,7 +424,7 @@ def test_writer_keeps_a_change_made_at_the_last_moment(tmp_path: Path, monkeypat
 
 def test_writer_does_not_recreate_a_file_deleted_at_the_last_moment(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from hipify_guard.writer import atomic_write
+    from hipify_guard.project.writer import atomic_write
 
     if not _exchange_supported(tmp_path):
         pytest.skip("renameat2(RENAME_EXCHANGE) is not supported here")
@@ -438,7 +437,7 @@ def test_writer_does_not_recreate_a_file_deleted_at_the_last_moment(tmp_path: Pa
 
 
 def test_writer_swaps_the_fix_in_and_keeps_links_and_mode(tmp_path: Path) -> None:
-    from hipify_guard.writer import atomic_write
+    from hipify_guard.project.writer import atomic_write
 
     real = tmp_path / "real.cu"
     real.write_bytes(G)
@@ -451,7 +450,7 @@ def test_writer_swaps_the_fix_in_and_keeps_links_and_mode(tmp_path: Path) -> Non
 
 
 def _exchange_supported(folder: Path) -> bool:
-    from hipify_guard.writer import exchange
+    from hipify_guard.project.writer import exchange
 
     (folder / ".probe-1").write_bytes(b"1")
     (folder / ".probe-2").write_bytes(b"2")
@@ -469,7 +468,7 @@ def _dead_pid() -> int:
 
 
 def test_leftovers_of_dead_runs_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
-    from hipify_guard.writer import remove_leftovers
+    from hipify_guard.project.writer import remove_leftovers
 
     dead, alive = _dead_pid(), os.getpid()
     names = [f".a.cu.{dead}.k3j_x9.hipify-guard", f".b.c.cu.{dead}.zz.hipify-guard",  # a killed run's

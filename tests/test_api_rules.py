@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli
-from hipify_guard.analysis import FileAnalysis
-from hipify_guard.branch_apis import branch_apis
+
 from hipify_guard.checks import CHECKS
 from hipify_guard.checks.api_mapping import guard_macros
-from hipify_guard.code_tokens import declared_names, identifiers, segments
-from hipify_guard.engine import check
-from hipify_guard.mapping import ApiFact, load_table
-from hipify_guard.rocm_versions import EVERY, earliest
-from hipify_guard.settings import Policy, Settings
+from hipify_guard.engine.lint import check
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.branch_apis import branch_apis
+from hipify_guard.model.code_tokens import declared_names, identifiers, segments
+from hipify_guard.model.mapping import ApiFact, load_table
+from hipify_guard.model.rocm_versions import EVERY, earliest
+from hipify_guard.model.settings import Policy, Settings
 
 NAMES = frozenset({b"cudaFoo", b"cudaBar", b"R", b"u8"})
 

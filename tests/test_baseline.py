@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 NEW_GUARD = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 12040\nint brand_new;\n#endif\n"

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
-from hipify_guard.catalogue import SECTIONS, Rule, load_catalogue, rules_folder
+
 from hipify_guard.checks import CHECKS
-from hipify_guard.rule_docs import rules_table
+from hipify_guard.cli.rule_docs import rules_table
+from hipify_guard.core.package_data import rules_folder
+from hipify_guard.engine.catalogue import SECTIONS, Rule, load_catalogue
 
 if sys.version_info >= (3, 11):
     import tomllib

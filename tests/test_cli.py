@@ -8,7 +8,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 SEED = b"#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000"
@@ -275,9 +274,9 @@ _VANISH_HOOK = '''
 """Test hook: delete `vanishing.cu` right after discovery listed it (a file removed mid-run)."""
 import os
 
-import hipify_guard.inputs
+import hipify_guard.cli.inputs
 
-_targets = hipify_guard.inputs.Inputs.targets
+_targets = hipify_guard.cli.inputs.Inputs.targets
 
 
 def _vanish_after_discovery(self):
@@ -288,7 +287,7 @@ def _vanish_after_discovery(self):
     return found
 
 
-hipify_guard.inputs.Inputs.targets = _vanish_after_discovery
+hipify_guard.cli.inputs.Inputs.targets = _vanish_after_discovery
 '''
 
 

@@ -15,13 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, require_tool, run_cli
-from hipify_guard.builds import Build, build_of
-from hipify_guard.compile_db import read_database
-from hipify_guard.compile_flags import parse_flags
-from hipify_guard.evaluator import EMPTY
-from hipify_guard.platforms import UNDEFINED
+
+from hipify_guard.cpp.evaluator import EMPTY
+from hipify_guard.model.builds import Build, build_of
+from hipify_guard.model.compile_flags import parse_flags
+from hipify_guard.model.platforms import UNDEFINED
+from hipify_guard.project.compile_db import read_database
 
 PROJECT = ROOT / "tests" / "data" / "build_project"
 

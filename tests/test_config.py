@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from hipify_guard.checks import CHECKS
-from hipify_guard.project import Project
+from hipify_guard.project.workspace import Project
 
 IFDEF = "#ifdef CUDA_VERSION\n#endif\n"
 HG101_GUARD = "#if CUDA_VERSION >= 11000\n#endif\n"

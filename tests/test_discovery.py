@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import console_script, require_tool, run_cli, without_file_permission_override
 
 GUARD = b"#if CUDA_VERSION >= 11000\nint x;\n#endif\n"

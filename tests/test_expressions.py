@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
+from expression_strategies import GCC, PCPP, expressions, macro_values
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from conftest import require_tool
-from expression_strategies import GCC, PCPP, expressions, macro_values
-from hipify_guard.evaluator import EMPTY, EvalError, evaluate, is_unsigned, truth
-from hipify_guard.nodes import Binary, Call, Defined, Identifier, Number, Paren, Ternary, Unary, walk
-from hipify_guard.numbers import INT_MAX, UINT_MAX
-from hipify_guard.parser import MAX_DEPTH, MAX_NESTING, ParseError, parse
-from hipify_guard.verify import pcpp_value
+from hipify_guard.cpp.evaluator import EMPTY, EvalError, evaluate, is_unsigned, truth
+from hipify_guard.cpp.nodes import Binary, Call, Defined, Identifier, Number, Paren, Ternary, Unary, walk
+from hipify_guard.cpp.numbers import INT_MAX, UINT_MAX
+from hipify_guard.cpp.parser import MAX_DEPTH, MAX_NESTING, ParseError, parse
+from hipify_guard.fix.verify import pcpp_value
 
 BATCH = 150  # distinct expressions per example (one gcc run)
 BATCHES = 10  # hypothesis examples per differential test

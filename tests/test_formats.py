@@ -10,10 +10,10 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, console_script, run_cli
-from hipify_guard.diagnostics import Diagnostic, FileReport, Location
-from hipify_guard.formatters import FORMATTERS, RenderOptions
+
+from hipify_guard.cli.formatters import FORMATTERS, RenderOptions
+from hipify_guard.engine.diagnostics import Diagnostic, FileReport, Location
 
 BAD = b"#if CUDA_VERSION >= 11000\nint fast;\n#endif\n#ifdef __HIP_PLATFORM_HCC__\nint old;\n#endif\n"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import ROOT
 from source_strategies import CONDITIONS, any_source
 
 FUZZ = ROOT / "fuzz"
@@ -72,7 +71,7 @@ def test_expression_target_on_generated_bytes(data: bytes) -> None:
 
 def test_targets_reject_a_broken_invariant() -> None:
     """The targets are not vacuous: an out-of-range span fails them."""
-    from hipify_guard import scanner
+    from hipify_guard.cpp import scanner
 
     real = scanner.scan
     try:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # a source checkout without install: import the tree under test
     sys.path.insert(0, str(ROOT))
 
-from hipify_guard.mapping import COLUMNS, ApiEntry, MappingTable, load_table, version_tuple  # noqa: E402
+from hipify_guard.model.mapping import COLUMNS, ApiEntry, MappingTable, load_table, version_tuple  # noqa: E402
 
 SOURCE = ROOT / "third_party" / "hipify"
 GENERATOR = ROOT / "scripts" / "gen_mapping.py"
@@ -147,7 +147,7 @@ def test_malformed_tsv_is_rejected_with_its_line():
 
 def test_load_time_in_a_fresh_process():
     code = (
-        "import time; import hipify_guard.mapping as m; "
+        "import time; import hipify_guard.model.mapping as m; "
         "t = time.perf_counter(); m.load_table(); print(time.perf_counter() - t)"
     )
     times = [

@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, require_tool, run_cli
-from hipify_guard.analysis import FileAnalysis
-from hipify_guard.platforms import Platform, configurations
-from hipify_guard.scanner import BOM, Directive, scan
-from hipify_guard.settings import Settings
-from hipify_guard.source import LineIndex
+
+from hipify_guard.core.source import BOM, LineIndex
+from hipify_guard.cpp.scanner import Directive, scan
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.platforms import Platform, configurations
+from hipify_guard.model.settings import Settings
 
 GCC_FLAGS = ("-E", "-P", "-undef", "-nostdinc", "-x", "c++", "-w")
 EXAMPLES = ROOT / "examples"

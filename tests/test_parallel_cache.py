@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from hipify_guard.cache import content_digest
-from hipify_guard.execute import PARALLEL_MIN_JOBS
-
 from conftest import ROOT, run_cli
+
+from hipify_guard.project.cache import content_digest
+from hipify_guard.project.execute import PARALLEL_MIN_JOBS
 
 SOURCES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c", ".hip"}
 DAY_AGO = 24 * 3600
@@ -177,14 +176,14 @@ def test_clean_removes_the_cache(tree: Path, tmp_path: Path) -> None:
 def test_default_cache_folder_is_in_the_project_root(tree: Path) -> None:
     (tree / "pyproject.toml").write_text("")
     environment = {k: v for k, v in os.environ.items() if k != "HIPIFY_GUARD_CACHE_DIR"}
-    result = subprocess.run([sys.executable, "-c", "from hipify_guard.cache import cache_folder; print(cache_folder())"],
+    result = subprocess.run([sys.executable, "-c", "from hipify_guard.project.cache import cache_folder; print(cache_folder())"],
                             cwd=tree / "filler", env=environment, capture_output=True, text=True, check=True)
     assert Path(result.stdout.strip()) == (tree / ".hipify-guard-cache").resolve()
 
 
 def test_configuration_key_is_stable_across_hash_seeds() -> None:
     """Sets in the settings must not make the key depend on PYTHONHASHSEED."""
-    program = ("from hipify_guard.cache import configuration_key; from hipify_guard.settings import Settings; "
+    program = ("from hipify_guard.project.cache import configuration_key; from hipify_guard.model.settings import Settings; "
                "s = Settings(project_defines=frozenset({'A', 'B', 'C', 'HIP_VERSON', 'X1', 'X2'})); "
                "print(configuration_key((s, ('HG101', 'HG107'), 'check', False)).hex())")
     keys = {subprocess.run([sys.executable, "-c", program], env={**os.environ, "PYTHONHASHSEED": seed},
@@ -194,8 +193,8 @@ def test_configuration_key_is_stable_across_hash_seeds() -> None:
 
 def test_jobs_and_settings_pickle() -> None:
     """What a spawned worker receives survives pickling, cached properties included."""
-    from hipify_guard.runner import Job
-    from hipify_guard.settings import Settings
+    from hipify_guard.model.settings import Settings
+    from hipify_guard.project.runner import Job
 
     settings = Settings()
     assert settings.rocm_models and settings.cuda  # fill the cached properties
@@ -245,11 +244,11 @@ def test_old_builds_and_leftovers_are_pruned(tree: Path, tmp_path: Path) -> None
 
 def test_reports_come_back_in_job_order(template: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process: a forced pool returns the same reports, in the jobs' order (strided chunks)."""
-    import hipify_guard.execute as execute_module
-    from hipify_guard.engine import active_codes
-    from hipify_guard.runner import Job
-    from hipify_guard.selection import Selection
-    from hipify_guard.settings import Settings
+    import hipify_guard.project.execute as execute_module
+    from hipify_guard.engine.lint import active_codes
+    from hipify_guard.engine.selection import Selection
+    from hipify_guard.model.settings import Settings
+    from hipify_guard.project.runner import Job
 
     paths = sorted(str(p) for p in template.rglob("*") if p.is_file())
     settings, codes = Settings(), tuple(active_codes(Selection()))

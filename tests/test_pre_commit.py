@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, require_tool
 
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install '.[test]')")

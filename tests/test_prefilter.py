@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hipify_guard.prefilter import MIN_PROBE, Prefilter, RuleFilter, plan
+from hipify_guard.core.prefilter import MIN_PROBE, Prefilter, RuleFilter, plan
 
 # A small alphabet so that names share prefixes (groups) and occur in the data by chance.
 NAME = st.text("AB_C", min_size=1, max_size=12).map(str.encode)
@@ -84,7 +84,7 @@ REJECTED = [
 
 def test_the_hg107_screen_admits_conditionals_that_name_a_near_miss() -> None:
     from hipify_guard.checks.misspelled_macro import conditional_near_misses
-    from hipify_guard.settings import Settings
+    from hipify_guard.model.settings import Settings
 
     admits = conditional_near_misses(Settings())
     assert [data for data in ADMITTED if not admits(data)] == []
@@ -106,7 +106,7 @@ SCALE_REJECTED = [
 
 def test_the_hg104_screen_admits_comparisons_with_implausible_constants() -> None:
     from hipify_guard.checks.version_scale import implausible_comparisons
-    from hipify_guard.settings import Settings
+    from hipify_guard.model.settings import Settings
 
     admits = implausible_comparisons(Settings())
     assert [data for data in SCALE_ADMITTED if not admits(data)] == []
@@ -117,9 +117,9 @@ def test_the_hg104_screen_admits_comparisons_with_implausible_constants() -> Non
 def test_a_rule_finds_nothing_where_its_screen_rejects(code: str) -> None:
     from pathlib import Path
 
-    from hipify_guard.analysis import FileAnalysis
     from hipify_guard.checks import CHECKS
-    from hipify_guard.settings import Settings
+    from hipify_guard.model.analysis import FileAnalysis
+    from hipify_guard.model.settings import Settings
 
     settings = Settings()
     admits = CHECKS[code].screen(settings)

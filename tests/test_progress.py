@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import console_script
 
 GUARDS = b"#if CUDA_VERSION >= 11000\nint x;\n#endif\n#if CUDA_VERSION < 9000\nint y;\n#endif\n"

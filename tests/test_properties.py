@@ -21,17 +21,17 @@ from unittest.mock import patch
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-
 from source_strategies import any_source, well_formed
 from test_oracle_gcc import Case, Variant, check_with_gcc
-from hipify_guard.analysis import FileAnalysis
+
 from hipify_guard.checks import CHECKS
-from hipify_guard import engine
-from hipify_guard.engine import FixResult, check, fix
-from hipify_guard.findings import Finding
-from hipify_guard.groups import GroupTree
-from hipify_guard.scanner import Directive, scan
-from hipify_guard.settings import Policy, Settings
+from hipify_guard.core.findings import Finding
+from hipify_guard.cpp.groups import GroupTree
+from hipify_guard.cpp.scanner import Directive, scan
+from hipify_guard.engine import lint as engine
+from hipify_guard.engine.lint import FixResult, check, fix
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.settings import Policy, Settings
 
 CODES = tuple(code for code in sorted(CHECKS) if code not in ("HG201", "HG202", "HG905"))  # no libclang here
 VARIANTS = {

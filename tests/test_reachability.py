@@ -1,4 +1,4 @@
-"""The one-walk reachability (`hipify_guard.reachability`) against `satisfiable` per arm.
+"""The one-walk reachability (`hipify_guard.model.reachability`) against `satisfiable` per arm.
 
 The walk promises `satisfiable`'s answers: an arm is reached when every prefix of its path
 condition (the walk adds one literal at a time) is satisfiable, which is `satisfiable(path)`
@@ -14,10 +14,10 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hipify_guard.analysis import FileAnalysis
-from hipify_guard.platforms import satisfiable
-from hipify_guard.reachability import MAX_COMPONENT_LITERALS, key, reachable_arms
-from hipify_guard.settings import Settings
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.platforms import satisfiable
+from hipify_guard.model.reachability import MAX_COMPONENT_LITERALS, key, reachable_arms
+from hipify_guard.model.settings import Settings
 
 ATOMS = (
     "CUDA_VERSION >= 11000", "CUDA_VERSION < 12000", "CUDA_VERSION == 11080", "defined(CUDA_VERSION)",

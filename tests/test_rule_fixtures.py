@@ -15,7 +15,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 FIXTURES = ROOT / "tests" / "rules"

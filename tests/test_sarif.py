@@ -7,7 +7,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import ROOT, run_cli
 
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -68,7 +67,7 @@ def test_sarif_of_examples_has_every_field_github_requires(repo: Path) -> None:
 
 
 def test_rule_metadata_comes_from_the_catalogue(repo: Path) -> None:
-    from hipify_guard.catalogue import load_catalogue
+    from hipify_guard.engine.catalogue import load_catalogue
 
     catalogue = load_catalogue()
     rules = {rule["id"]: rule for rule in _sarif("examples", cwd=repo)["runs"][0]["tool"]["driver"]["rules"]}

@@ -11,14 +11,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
-from hipify_guard.analysis import FileAnalysis
-from hipify_guard.engine import _non_overlapping, check
-from hipify_guard.findings import SAFE, Edit, Finding, Fix
-from hipify_guard.scanner import scan
-from hipify_guard.settings import Settings
-from hipify_guard.verify import _touched
+
+from hipify_guard.core.findings import SAFE, Edit, Finding, Fix
+from hipify_guard.cpp.scanner import scan
+from hipify_guard.engine.lint import _non_overlapping, check
+from hipify_guard.fix.verify import _touched
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.settings import Settings
 
 DEPTH = 10_000
 
@@ -107,7 +107,7 @@ def test_macros_tested_only_with_defined_get_two_values_in_the_sweep(tmp_path: P
     """cuda_fp16.h's guard (HG102): every macro took every critical value, 6,561 configurations
     and ~17 s of pcpp per platform to prove the fix; a macro only tested with `defined` needs
     undefined and one value (400 configurations)."""
-    from hipify_guard.platforms import configurations
+    from hipify_guard.model.platforms import configurations
 
     file = FileAnalysis("fp16.h", FP16_GUARD, Settings())
     condition = file.condition(file.arms[0]).term

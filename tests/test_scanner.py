@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hipify_guard.groups import GroupTree
-from hipify_guard.scanner import Directive, scan
+from hipify_guard.cpp.groups import GroupTree
+from hipify_guard.cpp.scanner import Directive, scan
 
 
 def rows(data: bytes) -> list[tuple[str, bytes]]:

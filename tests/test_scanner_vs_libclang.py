@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify_guard.scanner import CONDITIONAL_KINDS, scan
+from hipify_guard.cpp.scanner import CONDITIONAL_KINDS, scan
 
 CUDA_INCLUDE = Path(os.environ.get("HIPIFY_GUARD_CUDA_INCLUDE", "/usr/local/cuda/include"))
 PUNCTUATION, KEYWORD, IDENTIFIER, LITERAL, COMMENT = range(5)

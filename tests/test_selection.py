@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify_guard.project import Project
-from hipify_guard.selection import Selection, validate
+from hipify_guard.engine.selection import Selection, validate
+from hipify_guard.project.workspace import Project
 
 CODES = ("HG101", "HG102", "HG103", "HG104", "HG201", "HG901", "HG902")
 

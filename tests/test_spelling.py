@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from hipify_guard.platforms import MacroSet
-from hipify_guard.spelling import edit_distance, known_macros, near_miss
+from hipify_guard.core.distance import edit_distance
+from hipify_guard.model.platforms import MacroSet
+from hipify_guard.model.spelling import known_macros, near_miss
 
 KNOWN = known_macros(MacroSet())
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
-from hipify_guard.comment_removal import same_code
+
+from hipify_guard.fix.comment_removal import same_code
 
 HG101_GUARD = "#if CUDA_VERSION >= 11000"
 

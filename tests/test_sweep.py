@@ -8,13 +8,13 @@ import random
 import re
 
 import pytest
+from expression_strategies import GCC, expressions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from expression_strategies import GCC, expressions
-from hipify_guard.evaluator import EvalError, truth
-from hipify_guard.parser import ParseError, parse
-from hipify_guard.platforms import MacroSet, Outcome, Platform, builtin_models, cuda_platform, outcome, term
+from hipify_guard.cpp.evaluator import EvalError, truth
+from hipify_guard.cpp.parser import ParseError, parse
+from hipify_guard.model.platforms import MacroSet, Outcome, Platform, builtin_models, cuda_platform, outcome, term
 
 NAMES = {"A": "CUDA_VERSION", "B": "FOO", "C": "BAR", "D": "CUDART_VERSION", "E": "USE_ROCM"}
 _NAME = re.compile(r"\b[A-E]\b")

@@ -24,7 +24,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-
 from conftest import require_tool
 from test_oracle_gcc import EXAMPLE_VARIANTS, Case, expected_file, fix_examples, rewritten
 

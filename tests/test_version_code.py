@@ -8,16 +8,16 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
-from hipify_guard.analysis import FileAnalysis
-from hipify_guard.rocm_code import code_mentions, rocm_view
-from hipify_guard.scanner import scan
-from hipify_guard.settings import Settings
+
+from hipify_guard.cpp.scanner import scan
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.rocm_code import code_mentions, rocm_view
+from hipify_guard.model.settings import Settings
 
 LOADED_PROBE = textwrap.dedent("""
     import sys
-    from hipify_guard.cli import main
+    from hipify_guard.cli.main import main
     sys.argv = ["hipify-guard", "check", "--no-cache", *sys.argv[1:]]  # the cache may answer without libclang
     try:
         main()
@@ -97,7 +97,7 @@ def test_code_mentions_skip_directives_and_continuations() -> None:
 
 @pytest.fixture(scope="module")
 def front():
-    from hipify_guard import clang_front
+    from hipify_guard.cpp import clang_front
 
     try:
         clang_front.load()
@@ -134,7 +134,7 @@ def test_cursor_offsets_are_byte_offsets(front) -> None:
 
 def test_hg201_trigger_substrings_cover_every_getter() -> None:
     from hipify_guard.checks.version_code import GETTER_TRIGGERS
-    from hipify_guard.clang_front import VERSION_GETTERS
+    from hipify_guard.cpp.clang_front import VERSION_GETTERS
 
     assert all(any(part in name for part in GETTER_TRIGGERS) for name in VERSION_GETTERS)
 
@@ -142,7 +142,7 @@ def test_hg201_trigger_substrings_cover_every_getter() -> None:
 def test_cursor_kind_numbers_match_the_bindings(front) -> None:
     from clang.cindex import CursorKind
 
-    from hipify_guard import version_flow as flow
+    from hipify_guard.model import version_flow as flow
 
     for name in ("VAR_DECL", "FIELD_DECL", "FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "UNEXPOSED_EXPR",
                  "DECL_REF_EXPR", "MEMBER_REF_EXPR", "CALL_EXPR", "PAREN_EXPR", "UNARY_OPERATOR",

@@ -1,57 +1,22 @@
-"""The rule functions. Each is registered with `@check(CODE)`; this module lists them all.
+"""The rules: one small module per rule family, each rule a function registered with
+`registry.check`. Importing this package registers them all in `CHECKS`.
 
-A rule function reads a FileAnalysis and yields Findings. Its code, name, summary and
-documentation live in the rule catalogue (the top-level `rules/` folder).
+May import `fix`, `model`, the front ends (`cpp`) and `core`; never `engine`, `project` or `cli`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from . import (  # noqa: F401  (registers the rules)  # noqa: F401
+    api_mapping,  # noqa: F401  (HG203, HG204: the CUDA -> HIP mapping table)
+    guard_outcome,
+    misspelled_macro,
+    platform_macros,
+    structure,
+    suppression,
+    version_code,  # noqa: F401  (HG201, HG202, HG905: libclang, loaded lazily)
+    version_interchange,
+    version_scale,
+)
+from .registry import CHECKS
 
-from ..analysis import FileAnalysis
-from ..findings import Finding
-from ..settings import Settings
-
-CheckFunction = Callable[[FileAnalysis], Iterable[Finding]]
-Triggers = Callable[[Settings], Iterable[str]]
-# A sharper byte test than the trigger names, for the files they admit: it may admit a file the
-# rule finds nothing in, never reject one it would find something in.
-Screen = Callable[[Settings], Callable[[bytes], bool]]
-
-
-@dataclass(frozen=True, slots=True)
-class RegisteredCheck:
-    """A rule function and the names whose presence in a file's bytes makes it worth running."""
-
-    function: CheckFunction
-    triggers: Triggers
-    screen: Screen | None = None
-
-
-CHECKS: dict[str, RegisteredCheck] = {}
-
-
-def check(code: str, triggers: Triggers = lambda settings: (),
-          screen: Screen | None = None) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a rule function under its code, with the byte triggers of the prefilter (and
-    optionally a screen: see `Screen`)."""
-
-    def register(function: CheckFunction) -> CheckFunction:
-        if code in CHECKS:
-            raise ValueError(f"rule {code} registered twice")
-        CHECKS[code] = RegisteredCheck(function, triggers, screen)
-        return function
-
-    return register
-
-
-def cuda_version_macros(settings: Settings) -> Iterable[str]:
-    """Trigger names for rules about CUDA version guards."""
-    return settings.macros.cuda_version_macros
-
-
-from . import guard_outcome, platform_macros, structure  # noqa: E402,F401  (registers the rules)
-from . import misspelled_macro, suppression, version_interchange, version_scale  # noqa: E402,F401
-from . import version_code  # noqa: E402,F401  (HG201, HG202, HG905: libclang, loaded lazily)
-from . import api_mapping  # noqa: E402,F401  (HG203, HG204: the CUDA -> HIP mapping table)
+__all__ = ["CHECKS"]

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..analysis import FileAnalysis
-from ..branch_apis import ApiUse, branch_apis, first_uses
-from ..findings import UNSAFE, Finding, Fix
-from ..groups import Arm
-from ..mapping import load_table
-from ..raise_guard import raise_fix
-from ..rewriter import EXCLUDE, guard_fix
-from ..rocm_versions import EVERY, Version, version_text
-from ..settings import Settings, rocm_version_number
-from . import check
+from ..core.findings import UNSAFE, Finding, Fix
+from ..cpp.groups import Arm
+from ..fix.raise_guard import raise_fix
+from ..fix.rewriter import EXCLUDE, guard_fix
+from ..model.analysis import FileAnalysis
+from ..model.branch_apis import ApiUse, branch_apis, first_uses
+from ..model.mapping import load_table
+from ..model.rocm_versions import EVERY, Version, version_text
+from ..model.settings import Settings, rocm_version_number
 from .guard_outcome import rocm_fate
+from .registry import check
 
 
 def guard_macros(settings: Settings) -> Iterable[str]:

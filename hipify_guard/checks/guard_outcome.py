@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from operator import attrgetter
 
-from ..analysis import FileAnalysis
-from ..auto_policy import auto_fix
-from ..findings import SAFE, UNSAFE, Finding, Fix
-from ..groups import Arm
-from ..platforms import Outcome, Platform
-from ..rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
-from ..settings import rocm_version_number
-from . import check, cuda_version_macros
+from ..core.findings import SAFE, UNSAFE, Finding, Fix
+from ..cpp.groups import Arm
+from ..fix.auto_policy import auto_fix
+from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
+from ..model.analysis import FileAnalysis
+from ..model.platforms import Outcome, Platform
+from ..model.settings import rocm_version_number
+from .registry import check, cuda_version_macros
 
 _DECIDED = (Outcome.TRUE, Outcome.FALSE, Outcome.DEPENDS)
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..analysis import FileAnalysis
-from ..comparisons import comparisons
-from ..defines import defined_names
-from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
-from ..nodes import Defined, Identifier, Node, walk
-from ..prefilter import conditional_lines
-from ..scales import scales
-from ..settings import Settings
-from ..spelling import NearMiss, judged, near_miss, settings_known
-from . import check
+from ..core.findings import DISPLAY_ONLY, Edit, Finding, Fix
+from ..cpp.comparisons import comparisons
+from ..cpp.conditional_lines import conditional_lines
+from ..cpp.nodes import Defined, Identifier, Node, walk
+from ..model.analysis import FileAnalysis
+from ..model.defines import defined_names
+from ..model.scales import scales
+from ..model.settings import Settings
+from ..model.spelling import NearMiss, judged, near_miss, settings_known
+from .registry import check
 
 # The leading words of the known macros: a misspelling rarely loses all of them.
 LEAD_WORDS = ("CUDA", "HIP", "ROCM", "ROCm", "NVCC")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import FileAnalysis
-from ..findings import SAFE, UNSAFE, Edit, Expectation, Finding, Fix
-from ..nodes import Defined, Identifier, walk
-from . import check
+from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, Fix
+from ..cpp.nodes import Defined, Identifier, walk
+from ..model.analysis import FileAnalysis
+from .registry import check
 
 PLATFORM_MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVCC__")
 RENAMED = {"__HIP_PLATFORM_HCC__": "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVCC__": "__HIP_PLATFORM_NVIDIA__"}

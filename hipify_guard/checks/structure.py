@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import FileAnalysis
-from ..findings import Finding
-from ..settings import Settings
-from . import check
+from ..core.findings import Finding
+from ..model.analysis import FileAnalysis
+from ..model.settings import Settings
+from .registry import check
 
 
 def _version_and_platform_macros(settings: Settings) -> frozenset[str]:

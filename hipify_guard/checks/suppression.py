@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import FileAnalysis
-from ..findings import Finding
-from ..suppression_filter import file_suppressions
-from ..suppressions import MARK
-from . import CHECKS, check
+from ..core.findings import Finding
+from ..core.suppressions import MARK, find
+from ..model.analysis import FileAnalysis
+from .registry import CHECKS, check
 
 TRIGGERS = (MARK.decode(),)
 
 
 @check("HG902", lambda settings: TRIGGERS)
 def unused_suppression(file: FileAnalysis) -> Iterator[Finding]:
-    """Reported by the engine's suppression stage (`suppression_filter.apply`), which needs the
+    """Reported by the engine's suppression stage (`engine.suppression_filter.apply`), which needs the
     findings of every other rule; registered here for selection, triggers and the catalogue."""
     return iter(())
 
@@ -25,5 +24,5 @@ def invalid_suppression(file: FileAnalysis) -> Iterator[Finding]:
     """A `hipify-guard:` comment that is not a valid suppression."""
     if MARK not in file.data:
         return
-    for problem in file_suppressions(file, tuple(CHECKS)).malformed:
+    for problem in find(file.data, file.scan.comments, tuple(CHECKS)).malformed:
         yield Finding("HG903", problem.message, problem.start, problem.end)

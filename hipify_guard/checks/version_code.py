@@ -12,14 +12,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ..analysis import FileAnalysis
-from ..clang_front import IDENTIFIER, VERSION_GETTERS, ParseFailure, Parsed, Unavailable
-from ..findings import Finding
-from ..platforms import Platform
-from ..rocm_code import code_mentions, rocm_view
-from ..settings import Settings
-from ..version_flow import RUNTIME_GETTERS, VersionUse, version_uses
-from . import check, cuda_version_macros
+from ..core.findings import Finding
+from ..cpp.clang_front import IDENTIFIER, VERSION_GETTERS, Parsed, ParseFailure, Unavailable
+from ..model.analysis import FileAnalysis
+from ..model.platforms import Platform
+from ..model.rocm_code import code_mentions, rocm_view
+from ..model.settings import Settings
+from ..model.version_flow import RUNTIME_GETTERS, VersionUse, version_uses
+from .registry import check, cuda_version_macros
 
 # What each CUDA getter returns, and the HIP call hipify turns it into.
 SCALES = {

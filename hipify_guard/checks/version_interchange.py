@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..analysis import FileAnalysis
-from ..comparisons import RELATIONAL, bare, comparisons
-from ..findings import Finding
-from ..nodes import Binary, Node, names, walk
-from ..scanner import Directive
-from ..settings import Settings
-from . import check
+from ..core.findings import Finding
+from ..cpp.comparisons import RELATIONAL, bare, comparisons
+from ..cpp.nodes import Binary, Node, names, walk
+from ..cpp.scanner import Directive
+from ..model.analysis import FileAnalysis
+from ..model.settings import Settings
+from .registry import check
 
 HIP_VERSION_MACROS = frozenset({
     "HIP_VERSION", "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH", "ROCM_VERSION", "TORCH_HIP_VERSION",

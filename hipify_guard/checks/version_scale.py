@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ..analysis import FileAnalysis
-from ..comparisons import Comparison, comparisons, holds
-from ..findings import DISPLAY_ONLY, Edit, Finding, Fix
-from ..numbers import LiteralError, integer_value
-from ..prefilter import conditional_lines
-from ..scales import OLD_HIP, Reading, Scale, reading, scales
-from ..settings import Settings
-from . import check
+from ..core.findings import DISPLAY_ONLY, Edit, Finding, Fix
+from ..cpp.comparisons import Comparison, comparisons, holds
+from ..cpp.conditional_lines import conditional_lines
+from ..cpp.numbers import LiteralError, integer_value
+from ..model.analysis import FileAnalysis
+from ..model.scales import OLD_HIP, Reading, Scale, reading, scales
+from ..model.settings import Settings
+from .registry import check
 
 # A constant next to a comparison operator: a number or a character literal, as the parser lexes
 # them (a character literal is left to the rule: the screen takes it for a maybe).

@@ -1,0 +1,51 @@
+"""The rule registry: each rule function is registered with `@check(CODE)`.
+
+A rule function reads a FileAnalysis and yields Findings. Its code, name, summary and
+documentation live in the rule catalogue (the top-level `rules/` folder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..core.findings import Finding
+from ..model.analysis import FileAnalysis
+from ..model.settings import Settings
+
+CheckFunction = Callable[[FileAnalysis], Iterable[Finding]]
+Triggers = Callable[[Settings], Iterable[str]]
+# A sharper byte test than the trigger names, for the files they admit: it may admit a file the
+# rule finds nothing in, never reject one it would find something in.
+Screen = Callable[[Settings], Callable[[bytes], bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredCheck:
+    """A rule function and the names whose presence in a file's bytes makes it worth running."""
+
+    function: CheckFunction
+    triggers: Triggers
+    screen: Screen | None = None
+
+
+CHECKS: dict[str, RegisteredCheck] = {}
+
+
+def check(code: str, triggers: Triggers = lambda settings: (),
+          screen: Screen | None = None) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a rule function under its code, with the byte triggers of the prefilter (and
+    optionally a screen: see `Screen`)."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        if code in CHECKS:
+            raise ValueError(f"rule {code} registered twice")
+        CHECKS[code] = RegisteredCheck(function, triggers, screen)
+        return function
+
+    return register
+
+
+def cuda_version_macros(settings: Settings) -> Iterable[str]:
+    """Trigger names for rules about CUDA version guards."""
+    return settings.macros.cuda_version_macros

@@ -1,0 +1,68 @@
+"""What a rule reports: a finding at a byte span, maybe with a fix made of byte edits, and how
+edits are applied."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SAFE = "safe"
+UNSAFE = "unsafe"
+DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace data[start:end] by `content`."""
+
+    start: int
+    end: int
+    content: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What the verifier must prove about one rewritten condition (spec §7).
+
+    The new condition must equal the old one in every CUDA configuration. On ROCm it must be
+    `rocm` ("false", "true", "any", "min" meaning `ROCM_VERSION >= rocm_min`, or "and-min"
+    meaning the old condition and `ROCM_VERSION >= rocm_min`).
+    """
+
+    directive: int  # hash offset of the rewritten directive in the original file
+    rocm: str
+    rocm_min: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A change that resolves a finding."""
+
+    applicability: str  # SAFE, UNSAFE or DISPLAY_ONLY
+    message: str
+    edits: tuple[Edit, ...]
+    expectation: Expectation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One rule violation in one file."""
+
+    code: str
+    message: str
+    start: int
+    end: int
+    fix: Fix | None = None
+    anchor: str = ""  # normalised directive text, for baseline fingerprints
+
+
+def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:
+    """Splice non-overlapping edits into `data`, last first so offsets stay valid."""
+    pieces = []
+    position = len(data)
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        pieces.append(data[edit.end : position])
+        pieces.append(edit.content)
+        position = edit.start
+    pieces.append(data[:position])
+    return b"".join(reversed(pieces))

@@ -1,0 +1,151 @@
+"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+
+from ..checks import CHECKS
+from ..core.findings import SAFE, UNSAFE, Edit, Finding, apply_edits
+from ..core.prefilter import RuleFilter
+from ..cpp import conditional_lines
+from ..fix.verify import VerificationError, verify
+from ..model.analysis import FileAnalysis
+from ..model.settings import Settings
+from . import suppression_filter
+from .selection import Selection
+
+MAX_FIX_ROUNDS = 10
+NEVER_REWRITE = "HG901"
+
+
+@dataclass
+class FixResult:
+    """The outcome of fixing one file's bytes."""
+
+    data: bytes
+    applied: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+    analysis: FileAnalysis | None = None
+    error: str = ""
+
+
+def active_codes(selection: Selection) -> list[str]:
+    """The registered codes the selection enables."""
+    return selection.codes(sorted(CHECKS))
+
+
+def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
+    """The names whose presence makes a file worth a full scan, without redundant ones."""
+    names = {name for code in codes for name in CHECKS[code].triggers(settings)}
+    kept = [n for n in names if not any(other != n and other in n for other in names)]
+    return sorted(name.encode() for name in kept)
+
+
+@lru_cache(maxsize=64)
+def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
+    """Which of `codes` are worth running on some bytes: their trigger names and screens."""
+    triggers = {code: tuple(name.encode() for name in CHECKS[code].triggers(settings)) for code in codes}
+    screens = {code: CHECKS[code].screen(settings) for code in codes if CHECKS[code].screen is not None}
+    return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
+
+
+def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
+    """Run the rules on an analysed file; findings in file order.
+
+    `worth`: the codes among `codes` whose trigger names occur in the file (`RuleFilter`); the
+    others cannot find anything, so only these run (None: all). Suppressions still see `codes`.
+    """
+    return settle(file, run_rules(file, codes if worth is None else worth), codes)
+
+
+def run_rules(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
+    """What the rules `codes` find, before suppressions."""
+    return [finding for code in codes for finding in CHECKS[code].function(file)]
+
+
+def settle(file: FileAnalysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
+    """The rules' findings without the suppressed ones, with HG902 (`codes`: the enabled rules), in file order."""
+    findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
+    return sorted(findings, key=lambda f: (f.start, f.code, f.end))
+
+
+def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, unsafe: bool) -> FixResult:
+    """Apply verified fixes until none is left (or MAX_FIX_ROUNDS), then check the result.
+
+    A fix is applied at most once per rule and place: a finding that comes back after its fix
+    is reported as a tool error instead of being fixed again and again.
+    """
+    allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
+    result = FixResult(data)
+    fixed: set[tuple[str, str, int, int]] = set()
+    for round_number in range(MAX_FIX_ROUNDS + 1):
+        file = FileAnalysis(path, result.data, settings)
+        findings = check(file, codes)
+        result.analysis, result.remaining = file, findings
+        if round_number == MAX_FIX_ROUNDS or _unreadable(file):
+            break
+        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed]
+        returned = [f for f in candidates if _place(file, f) in fixed]
+        if returned:
+            line = file.lines.line_of(returned[0].start)
+            result.error = f"the fix for {returned[0].code} at line {line} did not resolve it; not applied again"
+        chosen = _non_overlapping([f for f in candidates if _place(file, f) not in fixed])
+        if not chosen:
+            break
+        edits = [edit for finding in chosen for edit in finding.fix.edits]
+        new = apply_edits(result.data, edits)
+        try:
+            verify(file, new, edits, [f.fix.expectation for f in chosen if f.fix.expectation])
+        except VerificationError as error:
+            original = FileAnalysis(path, data, settings)
+            return FixResult(data, [], check(original, codes), original,
+                             error=f"fix not applied, it could not be verified: {error}")
+        fixed.update(_place(file, f) for f in chosen)
+        result.data = new
+        result.applied += chosen
+    return result
+
+
+def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:
+    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or line.
+
+    Verified fixes never add or remove directives, so ordinals are stable across rounds.
+    """
+    directives = file.scan.directives
+    index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
+    if index >= 0 and finding.start <= directives[index].end:
+        return finding.code, finding.fix.message, index, -1
+    return finding.code, finding.fix.message, -1, file.lines.line_of(finding.start)
+
+
+def _unreadable(file: FileAnalysis) -> bool:
+    """A file with an HG901 problem is never rewritten, whether HG901 is selected or not."""
+    return any(True for _ in CHECKS[NEVER_REWRITE].function(file))
+
+
+def _non_overlapping(findings: list[Finding]) -> list[Finding]:
+    """Fixes whose edits touch no edit of an earlier chosen fix (the rest wait a round).
+
+    Spans of different chosen fixes never touch, so in the sorted list of taken spans only the
+    one that starts last at or before an edit's end can touch the edit (a bisection, not a scan
+    of every taken edit: 10,000 fixes in one file).
+    """
+    taken: list[tuple[int, int]] = []
+    chosen = []
+    for finding in findings:
+        edits = finding.fix.edits
+        if any(_touches_taken(taken, edit) for edit in edits):
+            continue
+        chosen.append(finding)
+        for edit in edits:
+            bisect.insort(taken, (edit.start, edit.end))
+    return chosen
+
+
+def _touches_taken(taken: list[tuple[int, int]], edit: Edit) -> bool:
+    before = bisect.bisect_right(taken, (edit.end + 1,)) - 1  # the last span starting at or before edit.end
+    return before >= 0 and taken[before][1] >= edit.start

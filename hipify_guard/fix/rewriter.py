@@ -1,0 +1,89 @@
+"""Rewrite a guard into one of the explicit forms of PyTorch's HIP note (spec §6).
+
+With R the ROCm macro and RV the ROCm version macro:
+
+- exclude:  `A && !defined(R)`, A wrapped only when its top operator is `||` or `?:`;
+- include:  `(A) || defined(R)`, A bare only when it is a primary;
+- rocm-min: `(A) || (defined(R) && RV >= N)`, wrapped like include. When A is not already
+  false on ROCm, A is excluded first: `(A && !defined(R)) || (defined(R) && RV >= N)`.
+- raise-min: `A && (!defined(R) || RV >= N)`, wrapped like exclude: ROCm keeps A's outcome
+  from ROCm N on and loses the branch below it (HG203); CUDA is unchanged.
+
+Edits only insert text before and after the condition (or turn `#ifdef X` into
+`#if defined(X)`), so comments, continuations and every other byte stay as they were.
+"""
+
+from __future__ import annotations
+
+from ..core.findings import Edit, Expectation, Fix
+from ..cpp.groups import Arm
+from ..cpp.nodes import Binary, Node, Ternary, is_primary
+from ..model.analysis import FileAnalysis
+
+EXCLUDE, INCLUDE, ROCM_MIN, RAISE_MIN = "exclude", "include", "rocm-min", "raise-min"
+_DEFINED_KEYWORDS = {"ifdef": b"if", "ifndef": b"if", "elifdef": b"elif", "elifndef": b"elif"}
+
+
+def guard_fix(
+    file: FileAnalysis,
+    arm: Arm,
+    form: str,
+    *,
+    applicability: str,
+    message: str,
+    rocm_false_today: bool = False,
+    rocm_min: int | None = None,
+) -> Fix | None:
+    """A fix that rewrites the arm's condition into `form`, or None if it cannot be done."""
+    condition = file.condition(arm).term
+    directive = arm.directive
+    if condition is None:
+        return None
+    node = condition.node
+    macros = file.settings.macros
+    rocm, version = macros.rocm_macro, macros.rocm_version_macro
+    loose = _binds_looser_than_and(node)
+    if form == EXCLUDE:
+        prefix, suffix = ("(", ")") if loose else ("", "")
+        suffix += f" && !defined({rocm})"
+        expectation = Expectation(directive.hash, "false")
+    elif form == RAISE_MIN:
+        prefix, suffix = ("(", ")") if loose else ("", "")
+        suffix += f" && (!defined({rocm}) || {version} >= {rocm_min})"
+        expectation = Expectation(directive.hash, "and-min", rocm_min)
+    elif form == INCLUDE:
+        prefix, suffix = ("", "") if is_primary(node) else ("(", ")")
+        suffix += f" || defined({rocm})"
+        expectation = Expectation(directive.hash, "true")
+    else:
+        if rocm_false_today:
+            prefix, suffix = ("", "") if is_primary(node) else ("(", ")")
+        else:
+            prefix, suffix = ("((", ")") if loose else ("(", "")
+            suffix += f" && !defined({rocm}))"
+        suffix += f" || (defined({rocm}) && {version} >= {rocm_min})"
+        expectation = Expectation(directive.hash, "min", rocm_min)
+    edits = _edits(file, arm, node, prefix.encode(), suffix.encode())
+    if edits is None:
+        return None
+    return Fix(applicability, message, edits, expectation)
+
+
+def _edits(file: FileAnalysis, arm: Arm, node: Node, prefix: bytes, suffix: bytes) -> tuple[Edit, ...] | None:
+    directive = arm.directive
+    start, end = directive.argument
+    keyword = _DEFINED_KEYWORDS.get(directive.kind)
+    if keyword is None:
+        if prefix:
+            return Edit(start, start, prefix), Edit(end, end, suffix)
+        return (Edit(end, end, suffix),)
+    name_start, name_end = node.span
+    if (name_start, name_end) != (start, end):  # `#ifdef X junk`: leave it to the author
+        return None
+    test = b"!defined(" if directive.kind.endswith("ndef") else b"defined("
+    text = prefix + test + file.data[start:end] + b")" + suffix
+    return Edit(*directive.keyword, keyword), Edit(start, end, text)
+
+
+def _binds_looser_than_and(node: Node) -> bool:
+    return isinstance(node, Ternary) or (isinstance(node, Binary) and node.op == "||")

@@ -1,0 +1,196 @@
+"""One file, analysed: its directives, group tree, parsed conditions and their platform facts.
+
+Everything is computed once and on demand, so a rule that needs only the directive list never
+pays for parsing, and a condition is parsed and swept at most once however many rules ask.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..core.source import LineIndex
+from ..cpp.groups import Arm, GroupTree
+from ..cpp.nodes import Defined, Node, Unary
+from ..cpp.parser import ParseError, parse
+from ..cpp.scanner import Directive, Scan, scan
+from .platforms import Outcome, Platform, Term, freed, outcome, term
+from .reachability import key as reachable_key
+from .reachability import reachable_arms
+from .settings import Settings
+
+Literal = tuple[Term, bool]
+_MACRO_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_DEFINED_TESTS = {"ifdef": False, "ifndef": True, "elifdef": False, "elifndef": True}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """The parsed condition of an #if/#elif/#ifdef/#ifndef arm, or why it did not parse."""
+
+    term: Term | None
+    error: ParseError | None
+
+
+class FileAnalysis:
+    """The facts the rules read about one file."""
+
+    def __init__(self, filename: str, data: bytes, settings: Settings) -> None:
+        self.filename = filename
+        self.data = data
+        self.settings = settings
+        self._conditions: dict[int, Condition] = {}
+        self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
+        self._outcomes: dict[tuple[int, str], Outcome] = {}
+        self._defines_of: dict[frozenset[str], tuple[list[int], list[str]]] = {}
+        # Facts other modules derive from this file (keyed by their class): they die with it.
+        # They must not refer back to the file strongly (a cycle outlives the file until a GC).
+        self.derived: dict[type, object] = {}
+
+    @cached_property
+    def scan(self) -> Scan:
+        """The directives of the file."""
+        return scan(self.data)
+
+    @cached_property
+    def tree(self) -> GroupTree:
+        """The conditional groups of the file."""
+        return GroupTree(self.scan.directives)
+
+    @cached_property
+    def local_macros(self) -> tuple[list[int], list[str]]:
+        """Offsets and names of this file's own `#define`s and `#undef`s, in file order."""
+        offsets, names = [], []
+        for directive in self.scan.directives:
+            if directive.kind in ("define", "undef"):
+                name = _MACRO_NAME.match(self.data, *directive.argument)
+                if name is not None:
+                    offsets.append(directive.hash)
+                    names.append(name.group().decode("ascii"))
+        return offsets, names
+
+    def _as_seen_at(self, platform: Platform, offset: int | None) -> Platform:
+        """`platform` with every macro this file (re)defines before `offset` left free.
+
+        A model fixes CUDA_VERSION undefined on ROCm, but not after the file's own
+        `#define CUDA_VERSION 0`. With `offset` None, every define of the file counts.
+        """
+        offsets, names = self._fixed_defines(frozenset(platform.fixed))
+        count = len(offsets) if offset is None else bisect.bisect_left(offsets, offset)
+        return freed(platform, frozenset(names[:count]))
+
+    def _fixed_defines(self, fixed: frozenset[str]) -> tuple[list[int], list[str]]:
+        """`local_macros` restricted to the macros in `fixed`: freeing others changes nothing, and
+        a generated header with 100,000 `#define`s must not cost 100,000 names per question."""
+        known = self._defines_of.get(fixed)
+        if known is None:
+            pairs = [(offset, name) for offset, name in zip(*self.local_macros) if name in fixed]
+            known = self._defines_of[fixed] = ([offset for offset, _ in pairs], [name for _, name in pairs])
+        return known
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        """Offsets to lines and columns."""
+        return LineIndex(self.data)
+
+    @property
+    def arms(self) -> list[Arm]:
+        """Every arm with a condition (#if, #elif, #ifdef, #ifndef, #elifdef, #elifndef)."""
+        return [arm for c in self.tree.conditionals for arm in c.arms if arm.directive.kind != "else"]
+
+    def text(self, start: int, end: int) -> str:
+        """Bytes of the file as text (undecodable bytes escaped)."""
+        return self.data[start:end].decode("utf-8", "backslashreplace")
+
+    # -- conditions -----------------------------------------------------------------------------
+
+    def condition(self, arm: Arm) -> Condition:
+        """The parsed condition of an arm (an #else arm has none: Condition(None, None))."""
+        key = arm.directive.hash
+        if key not in self._conditions:
+            self._conditions[key] = self._parse(arm.directive)
+        return self._conditions[key]
+
+    def _parse(self, directive: Directive) -> Condition:
+        if directive.kind == "else":
+            return Condition(None, None)
+        start, end = directive.argument
+        if directive.kind in _DEFINED_TESTS:
+            return _defined_test(self.data, directive, _DEFINED_TESTS[directive.kind])
+        try:
+            return Condition(term(parse(self.data, start, end)), None)
+        except ParseError as error:
+            return Condition(None, error)
+
+    # -- reachability ---------------------------------------------------------------------------
+
+    def context(self, arm: Arm) -> list[Literal]:
+        """What must hold for the arm's own directive line to be evaluated."""
+        literals = self.path(arm.conditional.parent)
+        for earlier in arm.earlier:
+            known = self.condition(earlier).term
+            if known is not None:
+                literals.append((known, False))
+        return literals
+
+    def path(self, arm: Arm | None) -> list[Literal]:
+        """What must hold for code inside `arm`'s group to be compiled."""
+        chain: list[Arm] = []
+        while arm is not None:
+            chain.append(arm)
+            arm = arm.conditional.parent
+        literals: list[Literal] = []
+        for member in reversed(chain):
+            for earlier in member.earlier:
+                known = self.condition(earlier).term
+                if known is not None:
+                    literals.append((known, False))
+            own = self.condition(member).term
+            if own is not None:
+                literals.append((own, True))
+        return literals
+
+    def reachable(self, arm: Arm | None, platform: Platform, *, inside: bool) -> bool:
+        """Whether the arm's directive (inside=False) or its group (inside=True) can be reached."""
+        if arm is None:
+            return True
+        table = self._reachable.get(platform.name)
+        if table is None:  # every arm at once: one walk of the tree (`reachability`)
+            seen = self._as_seen_at(platform, None)
+            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen)
+        return table[reachable_key(arm, inside)]
+
+    def _term(self, arm: Arm) -> Term | None:
+        return self.condition(arm).term
+
+    def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
+        """The ROCm models under which the arm's directive (or group) is reached."""
+        return [m for m in self.settings.rocm_models if self.reachable(arm, m, inside=inside)]
+
+    def reachable_anywhere(self, arm: Arm | None, *, inside: bool = False) -> bool:
+        """Whether any CUDA configuration or ROCm model reaches the arm."""
+        return bool(self.reachable_on_rocm(arm, inside=inside)) or self.reachable(
+            arm, self.settings.cuda, inside=inside
+        )
+
+    def outcome(self, arm: Arm, platform: Platform) -> Outcome:
+        """The value of the arm's condition under `platform`, other macros free."""
+        key = (arm.directive.hash, platform.name)
+        if key not in self._outcomes:
+            known = self.condition(arm).term
+            seen = self._as_seen_at(platform, arm.directive.hash)
+            self._outcomes[key] = Outcome.UNKNOWN if known is None else outcome(known, seen)
+        return self._outcomes[key]
+
+
+def _defined_test(data: bytes, directive: Directive, negate: bool) -> Condition:
+    """`#ifdef X` as `defined(X)` and `#ifndef X` as `!defined(X)` (extra tokens are ignored)."""
+    start, end = directive.argument
+    name = _MACRO_NAME.match(data, start, end)
+    if name is None:
+        return Condition(None, ParseError(f"#{directive.kind} needs a macro name", start))
+    span = name.span()
+    test: Node = Defined(span, name.group().decode("ascii"))
+    return Condition(term(Unary(span, "!", test) if negate else test), None)

@@ -1,0 +1,169 @@
+"""What each branch of a file calls (mapped CUDA/HIP APIs) and from which ROCm version it is taken.
+
+A *branch* is an arm's own group: the code between its directive and the next directive of
+the same conditional, without nested conditionals (each nested arm is a branch of its own,
+judged by its own path condition). Only *guarded* branches count: those whose path condition
+names a CUDA version macro or a ROCm macro. A name the file defines itself (a `#define`,
+`typedef`, `using` or `struct` of a CUDA name, as ROCm shims do) is not a use of the API. File-level code, and code under conditions that
+say nothing about CUDA or ROCm (`#ifdef __cplusplus`), is the same on every platform and is
+not what a guard decided.
+
+The facts are computed once per FileAnalysis and shared by HG203, HG204 and `--policy auto`.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+
+from ..cpp.groups import Arm
+from .analysis import FileAnalysis, Literal
+from .code_tokens import declared_names, identifiers, segments
+from .mapping import ApiFact, load_table
+from .platforms import satisfiable
+from .rocm_versions import EVERY, Version, earliest
+
+# Prefixes of CUDA-ecosystem APIs, mapped or not (NVML, NCCL, cuDSS... are not in HIPIFY's tables).
+_CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]|NCCL_|cudss[A-Z]|nvrtc[A-Z]")
+
+
+@dataclass(frozen=True, slots=True)
+class ApiUse:
+    """One occurrence of a mapped name in code."""
+
+    start: int
+    end: int
+    fact: ApiFact
+
+
+def branch_apis(file: FileAnalysis) -> BranchApis:
+    """The branch facts of `file`, computed once and kept in (and dropped with) the file."""
+    facts = file.derived.get(BranchApis)
+    if facts is None:
+        facts = file.derived[BranchApis] = BranchApis(file)
+    return facts
+
+
+class BranchApis:
+    """Mapped API uses per branch, and the ROCm versions that take each branch."""
+
+    def __init__(self, file: FileAnalysis) -> None:
+        self.file = weakref.proxy(file)  # the file holds these facts: no reference cycle
+        macros = file.settings.macros
+        self.guard_macros = (macros.cuda_version_macros | macros.rocm_macros
+                             | {macros.rocm_macro, macros.rocm_version_macro})
+        self._segments: dict[int, list[tuple[int, int]]] | None = None
+        self._uses: dict[int, tuple[ApiUse, ...]] = {}
+        self._declared: set[bytes] | None = None  # names the file defines itself
+        self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
+
+    def guarded(self) -> list[Arm]:
+        """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        arm_of = self.file.tree.arm_of
+        return [arm_of[key] for key in sorted(self._segments) if self.is_guarded(arm_of[key])]
+
+    def is_guarded(self, arm: Arm) -> bool:
+        """Whether the arm's path condition names a CUDA version macro or a ROCm macro.
+
+        An arm's path is the previous arm's (or, for the first arm, the enclosing arm's) plus its
+        own condition, so the answer is built along that chain and kept: linear however deep.
+        """
+        pending: list[Arm] = []
+        while arm is not None and arm.directive.hash not in self._guarded:
+            pending.append(arm)
+            arm = arm.conditional.arms[arm.index - 1] if arm.index else arm.conditional.parent
+        known = arm is not None and self._guarded[arm.directive.hash]
+        for member in reversed(pending):
+            own = self.file.condition(member).term
+            known = known or bool(own is not None and own.names & self.guard_macros)
+            self._guarded[member.directive.hash] = known
+        return known
+
+    def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
+        """Mapped names in the arm's own code (nested conditionals excluded), in file order."""
+        key = arm.directive.hash
+        if key not in self._uses:
+            if self._segments is None:
+                self._segments = segments(self.file)
+            facts = load_table().api_facts
+            data = self.file.data
+            found = [(offset, name) for start, end in self._segments.get(key, ())
+                     for offset, name in identifiers(data, start, end, facts)]
+            if found and self._declared is None:
+                self._declared = declared_names(self.file)
+            self._uses[key] = tuple(ApiUse(offset, offset + len(name), facts[name])
+                                    for offset, name in found if name not in self._declared)
+        return self._uses[key]
+
+    def group_uses(self, arm: Arm) -> tuple[ApiUse, ...]:
+        """Uses in the arm's whole group (`group_arms`), in file order."""
+        found = [use for member in self.group_arms(arm) for use in self.uses(member)]
+        return tuple(sorted(found, key=lambda use: use.start))
+
+    def group_unmapped(self, arm: Arm) -> list[str]:
+        """CUDA-looking names in the arm's whole group that the table does not know (NVML, NCCL...)."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        unknown = _Unmapped(load_table().api_facts)
+        found = {name.decode() for member in self.group_arms(arm)
+                 for start, end in self._segments.get(member.directive.hash, ())
+                 for _, name in identifiers(self.file.data, start, end, unknown)}
+        return sorted(found)
+
+    def group_arms(self, arm: Arm) -> list[Arm]:
+        """The arm, and every nested arm that some ROCm model would compile were the arm itself
+        taken on ROCm (its own condition dropped from their path)."""
+        own = self.file.condition(arm).term
+        found = [arm]
+        for nested in self._descendants(arm):
+            path = [(item, wanted) for item, wanted in self.file.path(nested) if item is not own]
+            if self._reachable_on_rocm(path):
+                found.append(nested)
+        return found
+
+    def rocm_from(self, arm: Arm, floor: Version = EVERY) -> Version | None:
+        """The lowest ROCm release >= floor whose build (under some ROCm model) takes the arm's group."""
+        path = self.file.path(arm)
+        macros = self.file.settings.macros
+        starts = [earliest(path, model, macros, floor) for model in self.file.reachable_on_rocm(arm, inside=True)]
+        known = [start for start in starts if start is not None]
+        return min(known) if known else None
+
+    def _descendants(self, arm: Arm) -> list[Arm]:
+        return [c_arm for conditional in self.file.tree.conditionals if _inside(conditional.parent, arm)
+                for c_arm in conditional.arms]
+
+    def _reachable_on_rocm(self, path: list[Literal]) -> bool:
+        return any(satisfiable(path, model) for model in self.file.settings.rocm_models)
+
+
+def _inside(arm: Arm | None, ancestor: Arm) -> bool:
+    while arm is not None:
+        if arm is ancestor:
+            return True
+        arm = arm.conditional.parent
+    return False
+
+
+class _Unmapped:
+    """Contains the CUDA-looking names that are not in the table."""
+
+    def __init__(self, facts: dict[bytes, ApiFact]) -> None:
+        self.facts = facts
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, bytes) and name not in self.facts and _CUDA_LIKE.match(name) is not None
+
+
+def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:
+    """The first use of each distinct name, in file order."""
+    seen: set[str] = set()
+    kept = []
+    for use in uses:
+        if use.fact.name not in seen:
+            seen.add(use.fact.name)
+            kept.append(use)
+    return kept

@@ -1,0 +1,88 @@
+"""The C++ code (not directives) that some ROCm model compiles, located with the scanner alone.
+
+`code_mentions` is the cheap gate in front of libclang: where names occur outside directives in
+code reachable on ROCm. `rocm_view` is what libclang parses: the file's bytes with every
+conditional directive and all code no ROCm model compiles blanked (bytes become spaces, line
+breaks stay), so offsets are unchanged and the parser sees exactly the ROCm-reachable code.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+
+from ..cpp.scanner import Directive
+from .analysis import FileAnalysis
+
+_IDENTIFIER = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_BLANK = bytes(byte if byte in b"\r\n" else 0x20 for byte in range(256))
+
+
+class DirectiveLines:
+    """Which offsets lie on a directive's logical line (continuation lines included)."""
+
+    def __init__(self, directives: tuple[Directive, ...]) -> None:
+        self.directives = directives
+        self.hashes = [d.hash for d in directives]
+
+    def __contains__(self, offset: int) -> bool:
+        index = bisect_right(self.hashes, offset) - 1
+        return index >= 0 and offset < self.directives[index].end
+
+
+def reachable_on_rocm(file: FileAnalysis, offset: int) -> bool:
+    """Whether some ROCm model compiles the code at `offset` (its directive path condition)."""
+    return bool(file.reachable_on_rocm(file.tree.enclosing(offset), inside=True))
+
+
+class Comments:
+    """Which offsets lie inside a comment the scanner found."""
+
+    def __init__(self, spans: tuple[tuple[int, int], ...]) -> None:
+        self.spans = spans
+        self.starts = [start for start, _ in spans]
+
+    def __contains__(self, offset: int) -> bool:
+        index = bisect_right(self.starts, offset) - 1
+        return index >= 0 and offset < self.spans[index][1]
+
+
+def code_mentions(file: FileAnalysis, names: Iterable[str]) -> list[int]:
+    """Offsets of whole-word `names` outside directives and comments, in code reachable on ROCm,
+    in order. (A name in a comment is no use: a 100 MB file that says CUDA_VERSION in one comment
+    cost a 3.4 GB libclang parse.)"""
+    data = file.data
+    directives = DirectiveLines(file.scan.directives)
+    comments = Comments(file.scan.comments)
+    found = []
+    for name in names:
+        word = name.encode()
+        position = data.find(word)
+        while position >= 0:
+            end = position + len(word)
+            whole = (position == 0 or data[position - 1] not in _IDENTIFIER) and (
+                end == len(data) or data[end] not in _IDENTIFIER)
+            outside = position not in directives and position not in comments
+            if whole and outside and reachable_on_rocm(file, position):
+                found.append(position)
+            position = data.find(word, end)
+    return sorted(found)
+
+
+def rocm_view(file: FileAnalysis) -> bytes:
+    """The bytes libclang parses: conditional directives and ROCm-unreachable code blanked."""
+    view = bytearray(file.data)
+
+    def blank(start: int, end: int) -> None:
+        view[start:end] = file.data[start:end].translate(_BLANK)
+
+    previous_end = 0
+    for directive in file.scan.directives:
+        if previous_end < directive.hash and not reachable_on_rocm(file, previous_end):
+            blank(previous_end, directive.hash)
+        if directive.is_conditional or not reachable_on_rocm(file, directive.hash):
+            blank(directive.hash, directive.end)
+        previous_end = directive.end
+    if previous_end < len(view) and not reachable_on_rocm(file, previous_end):
+        blank(previous_end, len(view))
+    return bytes(view)

@@ -1,0 +1,314 @@
+"""Check-mode results kept between runs, so an unchanged file costs one `stat`.
+
+Layout of the cache folder (by default `.hipify-guard-cache/` in the project root, see
+`cache_folder`):
+
+- `index`: file identity (device, inode) -> its status (mtime_ns, ctime_ns, size) and the
+  SHA-256 of its bytes when it was read: git's stat trick, so a warm run need not read files.
+  A file modified less than `RACY_SECONDS` before it was read is not indexed (its status could
+  repeat after a later edit within the file system's timestamp granularity).
+- `results-<tool key>`: (configuration key + content hash) -> the file's diagnostics and notes
+  (`None`: nothing to report). The tool key covers the version and the installed code, the
+  configuration key everything in the job but its paths, so any change of either misses.
+
+Fix and diff runs never read results: they always recompute and verify. Both files are written
+whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
+file (the last writer wins; a lost entry is only recomputed). A file that does not load is
+treated as empty and replaced: the cache heals itself. Loading never runs code from the cache:
+the unpickler accepts only the report classes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+import struct
+import sys
+import tempfile
+import time
+from dataclasses import fields, is_dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from .. import __version__
+from ..core.package_data import rules_folder
+from ..engine.diagnostics import FileReport
+
+FOLDER_NAME = ".hipify-guard-cache"
+ENVIRONMENT_VARIABLE = "HIPIFY_GUARD_CACHE_DIR"
+RACY_SECONDS = 2
+MAX_ENTRIES = 2_000_000  # past this, a save keeps only what the current run used
+KEPT_BUILDS = 4  # results files of older tool builds are deleted
+ENVIRONMENT_CODES = frozenset({"HG905"})  # findings about the tool's environment, not the file
+_TAG = "CACHEDIR.TAG"
+_TAG_TEXT = "This is a hipify-guard cache folder."
+_PROJECT_MARKERS = ("pyproject.toml", ".hipify-guard.toml", "hipify-guard.toml", ".git")
+_STATUS = struct.Struct("<qqq")
+_DIGEST_SIZE = 16
+_FORMAT = "2"
+
+
+def cache_folder(start: str | None = None) -> Path:
+    """`$HIPIFY_GUARD_CACHE_DIR`, else `.hipify-guard-cache` in the nearest folder above `start`
+    (default: the working directory) that holds a project marker, else in `start` itself."""
+    configured = os.environ.get(ENVIRONMENT_VARIABLE)
+    if configured:
+        return Path(configured)
+    here = Path(start or os.getcwd()).resolve()
+    for folder in (here, *here.parents):
+        if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
+            return folder / FOLDER_NAME
+    return here / FOLDER_NAME
+
+
+class NotACache(Exception):
+    """A folder that hipify-guard did not create as its cache: never deleted."""
+
+
+def clean(folder: Path) -> bool:
+    """Delete the cache folder; True when there was one. Raises NotACache for a folder that is
+    neither named `.hipify-guard-cache` nor tagged by hipify-guard ($HIPIFY_GUARD_CACHE_DIR may
+    point anywhere)."""
+    if not folder.is_dir():
+        return False
+    if not is_ours(folder):
+        raise NotACache(f"{folder} is not a hipify-guard cache folder (no {_TAG} from hipify-guard); not removed")
+    shutil.rmtree(folder)
+    return True
+
+
+def is_ours(folder: Path) -> bool:
+    """Whether hipify-guard made `folder` (its default name, or its cache tag inside)."""
+    if folder.name == FOLDER_NAME:
+        return True
+    try:
+        return _TAG_TEXT in (folder / _TAG).read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def content_digest(data: bytes) -> bytes:
+    """The content hash of a file's bytes."""
+    return hashlib.sha256(data).digest()[:_DIGEST_SIZE]
+
+
+def racy_after() -> int:
+    """Files modified after this moment (ns) are not indexed: their status may repeat after an edit."""
+    return time.time_ns() - RACY_SECONDS * 1_000_000_000
+
+
+def status_key(status: os.stat_result, racy: int) -> tuple[int, bytes] | None:
+    """(identity, packed status) of a file, or None when modified after `racy` (see `racy_after`)."""
+    if status.st_mtime_ns > racy:
+        return None
+    identity = status.st_dev << 64 | status.st_ino
+    return identity, _STATUS.pack(status.st_mtime_ns, status.st_ctime_ns, status.st_size)
+
+
+class Cache:
+    """The index and the results of one tool build, loaded from and saved to `folder`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.index_path = folder / "index"
+        self.results_path = folder / f"results-{tool_key()}"
+        self._loaded = {path: _identity(path) for path in (self.index_path, self.results_path)}  # before loading
+        self.index: dict[int, bytes] = _load(self.index_path)
+        self.results: dict[bytes, bytes | None] = _load(self.results_path)
+        self.new_index: dict[int, bytes] = {}
+        self.new_results: dict[bytes, bytes | None] = {}
+        self.racy = racy_after()  # taken once, at the start of the run
+
+    def known_digest(self, status: os.stat_result) -> bytes | None:
+        """The content hash recorded for a file whose status has not changed since."""
+        key = status_key(status, self.racy)
+        if key is None:
+            return None
+        entry = self.index.get(key[0])
+        if entry is None or entry[: _STATUS.size] != key[1]:
+            return None
+        return entry[_STATUS.size :]
+
+    def save(self) -> None:
+        """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
+        try:
+            if not self.folder.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
+            for path, loaded, new in ((self.index_path, self.index, self.new_index),
+                                      (self.results_path, self.results, self.new_results)):
+                if new:
+                    unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
+                    _merge_save(path, new, loaded if unchanged else None)
+            if self.new_results and is_ours(self.folder):
+                _prune(self.folder)
+        except OSError:
+            pass
+
+
+def tool_key() -> str:
+    """The version, the Python version, the status of every file of the installed package, and
+    where libclang comes from (HG201/HG202 depend on whether it loads)."""
+    parts = [__version__, _FORMAT, sys.version, os.environ.get("LIBCLANG_LIBRARY_PATH", ""), _libclang_origin()]
+    folders = [Path(__file__).parents[1], rules_folder()]
+    while folders:
+        try:
+            entries = sorted(os.scandir(folders.pop()), key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir() and entry.name != "__pycache__" and entry.name != "_rules":
+                folders.append(Path(entry.path))
+            elif entry.is_file() and not entry.name.endswith(".pyc"):
+                status = entry.stat()
+                parts.append(f"{entry.path}:{status.st_size}:{status.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
+
+
+def _libclang_origin() -> str:
+    """The location and status of the `clang` package, without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("clang")
+        origin = spec.origin if spec is not None and spec.origin else ""
+        return f"{origin}:{os.stat(origin).st_mtime_ns}" if origin else ""
+    except (ImportError, ValueError, OSError):
+        return ""
+
+
+def configuration_key(values: tuple[object, ...]) -> bytes | None:
+    """A stable hash of everything that decides a file's result (None: not hashable, don't cache)."""
+    try:
+        text = repr(_canonical(values))
+    except TypeError:
+        return None
+    return hashlib.sha256(text.encode()).digest()[:_DIGEST_SIZE]
+
+
+def _canonical(value: object) -> object:
+    """`value` as nested tuples of plain values, sets and mappings sorted (stable across runs)."""
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return value
+    if isinstance(value, Enum):
+        return (type(value).__qualname__, value.name)
+    if isinstance(value, (tuple, list)):
+        return tuple(_canonical(item) for item in value)
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(repr(_canonical(item)) for item in value)))
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return ("map", tuple(sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())))
+    if is_dataclass(value) and not isinstance(value, type):
+        members = tuple((f.name, _canonical(getattr(value, f.name))) for f in fields(value))
+        return (type(value).__module__, type(value).__qualname__, members)
+    raise TypeError(f"cannot key the cache on {type(value).__name__}")
+
+
+def pack(report: FileReport) -> bytes | None:
+    """A report's cacheable part, or None for a report with nothing to say."""
+    kept = (report.diagnostics, report.notes, report.near_miss_defines, report.assumed_undefined)
+    if not any(kept):
+        return None
+    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
+
+
+def cacheable(report: FileReport) -> bool:
+    """Only results that follow from the bytes alone: no I/O errors, no path inside a message,
+    no finding about the tool's own environment (reported once per run)."""
+    texts = [d.message for d in report.diagnostics] + [n.message for n in report.notes]
+    return (not report.errors and not any(report.filename in text for text in texts)
+            and not any(d.code in ENVIRONMENT_CODES for d in report.diagnostics))
+
+
+def unpack(payload: bytes, filename: str) -> FileReport | None:
+    """The report stored by `pack` (not None), for `filename`; None when the entry does not load."""
+    try:
+        diagnostics, notes, defines, assumed = _ReportUnpickler(payload).load()
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss
+        return None
+    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed)
+    report.diagnostics = [d if d.filename == filename else replace(d, filename=filename) for d in diagnostics]
+    report.notes = [n if n.filename == filename else replace(n, filename=filename) for n in notes]
+    return report
+
+
+class _ReportUnpickler(pickle.Unpickler):
+    """Builds only the report classes: a crafted cache file cannot run code."""
+
+    _ALLOWED = frozenset({"Diagnostic", "Location", "DiagnosticEdit", "DiagnosticFix", "ToolMessage"})
+    _MODULE = __name__.rsplit(".", 2)[0] + ".engine.diagnostics"  # (named, not imported: a warm run is lazy)
+
+    def __init__(self, payload: bytes) -> None:
+        import io
+
+        super().__init__(io.BytesIO(payload))
+
+    def find_class(self, module: str, name: str) -> object:
+        if module == self._MODULE and name in self._ALLOWED:
+            from ..engine import diagnostics
+
+            return getattr(diagnostics, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> object:
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+
+
+def _load(path: Path) -> dict:
+    """A dict saved by `_merge_save`; empty when missing or damaged (the next save replaces it)."""
+    try:
+        with open(path, "rb") as stream:
+            loaded = _PlainUnpickler(stream).load()
+    except Exception:  # noqa: BLE001 - missing, truncated or garbage: start afresh
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    """What tells whether another run replaced a cache file since we loaded it."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_mtime_ns, status.st_size
+
+
+def _merge_save(path: Path, entries: dict, current: dict | None = None) -> None:
+    """Write the file's entries (`current` when nothing replaced it since it was loaded, else
+    read again) plus `entries`, atomically (temporary file, then rename)."""
+    merged = _load(path) if current is None else current
+    if len(merged) + len(entries) > MAX_ENTRIES:
+        merged = {}
+    merged.update(entries)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            pickle.dump(merged, stream, pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _prune(folder: Path) -> None:
+    """Keep the results of the `KEPT_BUILDS` most recent tool builds; drop temporary files that a
+    killed run left behind (older than an hour)."""
+    entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
+    builds = sorted((entry for entry in entries if entry[2].startswith("results-")), reverse=True)
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-"))
+             and when < time.time() - 3600]
+    for path in [path for _, path, _ in builds[KEPT_BUILDS:]] + stale:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _mark(folder: Path) -> None:
+    """Tell git and backup tools to leave the folder alone (as pytest and ruff do)."""
+    (folder / ".gitignore").write_text("# Created by hipify-guard\n*\n")
+    (folder / _TAG).write_text(f"Signature: 8a477f597d28d172789f06886806bc55\n# {_TAG_TEXT}\n")

@@ -1,0 +1,26 @@
+"""One file to process and everything that decides how (what `runner` runs, `execute` schedules).
+
+A module of its own so that a run whose files the cache answers never imports the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.settings import Settings
+
+CHECK, FIX, DIFF = "check", "fix", "diff"
+
+
+@dataclass(frozen=True, slots=True)  # slots: a 180,000-file tree makes as many jobs
+class Job:
+    """One file to process, with everything that decides how."""
+
+    filename: str  # as shown in the output
+    path: str  # where to read it
+    settings: Settings
+    codes: tuple[str, ...]
+    mode: str = CHECK
+    unsafe_fixes: bool = False
+    # Known macros whose near misses the file's #defines are reported for (HG107 across the run).
+    near_misses_of: frozenset[str] = frozenset()

@@ -1,0 +1,223 @@
+"""Which configuration applies to each checked path, and what it means for the file's job.
+
+The closest configuration file to a path wins (searched from the path's folder upwards);
+`--config FILE` replaces the search, `--isolated` disables it, and the command line's options
+override every file. Results are cached per folder and per configuration, so 10,000 files in
+100 folders cost 100 lookups and share a few Settings objects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from ..engine.diagnostics import FileReport
+from ..engine.selection import Selection
+from ..model.defines import MISSPELLING, tree_near_miss_defines
+from ..model.platforms import MacroSet
+from ..model.settings import Settings
+from ..model.spelling import settings_known
+from .build_scope import with_builds
+from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
+from .discovery import Exclusion
+from .job import CHECK, Job
+
+COMMAND_LINE = "command line"
+
+
+class Project:
+    """Options, Settings and enabled rule codes per checked path."""
+
+    def __init__(self, known_codes: Iterable[str], overrides: dict[str, Any] | None = None,
+                 config_file: str | None = None, isolated: bool = False) -> None:
+        self.known_codes = frozenset(known_codes)
+        self.overrides = overrides or {}
+        _validate_overrides(self.overrides, self.known_codes)
+        self.isolated = isolated
+        self._fixed = self._load(config_file) if config_file else self._load(None) if isolated else None
+        self._folders: dict[str, str | None] = {}
+        self._loaded: dict[str | None, Options] = {}
+        self._settings: dict[int, Settings] = {}
+        self._exclusions: dict[int, list[Exclusion]] = {}
+        self._selected: dict[int, tuple[str, ...]] = {}
+        self._in_folder: dict[str, Options] = {}  # a folder as written in paths -> its options
+
+    def options(self, path: str) -> Options:
+        """The options for a file (or folder) at `path`: its folder's closest configuration."""
+        if self._fixed is not None:
+            return self._fixed
+        slash = path.rfind(os.sep) + 1
+        head, tail = path[:slash], path[slash:]
+        if tail in ("", os.curdir, os.pardir):
+            return self._options_in(os.path.dirname(os.path.abspath(path)))
+        known = self._in_folder.get(head)  # (every file of a folder: one lookup, not one per file)
+        if known is None:
+            known = self._in_folder[head] = self._options_in(os.path.abspath(head))
+        return known
+
+    def _options_in(self, folder: str) -> Options:
+        source = self._closest(folder)
+        if source not in self._loaded:
+            self._loaded[source] = self._load(source)
+        return self._loaded[source]
+
+    def _load(self, source: str | None) -> Options:
+        layers = read_file(source, self.known_codes) if source else []
+        options = merge(Options(), layers)
+        if self.overrides:
+            options = replace(merge(options, [(self.overrides, os.path.join(os.getcwd(), COMMAND_LINE))]),
+                              source=options.source)
+        return options
+
+    def _closest(self, folder: str) -> str | None:
+        if folder not in self._folders:
+            found = next((os.path.join(folder, name) for name in CONFIG_NAMES
+                          if has_config(os.path.join(folder, name))), None)
+            parent = os.path.dirname(folder)
+            self._folders[folder] = found if found or parent == folder else self._closest(parent)
+        return self._folders[folder]
+
+    def settings(self, options: Options) -> Settings:
+        """The Settings object of an Options object (shared by every file that uses it)."""
+        key = id(options)
+        if key not in self._settings:
+            self._settings[key] = to_settings(options)
+        return self._settings[key]
+
+    def codes(self, path: str, options: Options) -> tuple[str, ...]:
+        """The rules enabled for the file at `path`: selection minus its per-file-ignores."""
+        key = id(options)
+        if key not in self._selected:
+            selection = Selection(options.select, options.ignore, options.extend_select)
+            self._selected[key] = tuple(selection.codes(sorted(self.known_codes)))
+        selected = self._selected[key]
+        dropped = [codes for patterns, codes in options.per_file_ignores if _exclusion(patterns)(path, False)]
+        if not dropped:
+            return selected
+        return tuple(code for code in selected
+                     if not any(c == "ALL" or code.startswith(c) for group in dropped for c in group))
+
+    def excluded(self, path: str, is_dir: bool) -> bool:
+        """Discovery's exclusion test: the patterns of the configuration that applies to `path`."""
+        options = self.options(path)
+        exclusions = self._exclusions.get(id(options))
+        if exclusions is None:
+            exclusions = self._exclusions[id(options)] = [
+                _exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
+        return bool(exclusions) and any(exclusion(path, is_dir) for exclusion in exclusions)
+
+    def extensions(self, roots: Sequence[str]) -> frozenset[str]:
+        """The extensions to walk the given roots for (a nested configuration can only narrow them)."""
+        inside = [os.path.join(root, "x") if os.path.isdir(root) else root for root in roots or (".",)]
+        return frozenset(ext for path in inside for ext in self.options(path).extensions)
+
+    def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool) -> list[Job]:
+        """One job per target; walked files need an extension of their own configuration."""
+        named = set(given)
+        chosen = []
+        for name, path in targets:
+            options = self.options(name)  # the shown name: standard input's --stdin-filename
+            if name not in named and path != "-" and _extension(name) not in options.extensions:
+                continue
+            chosen.append((name, path, options, self.settings(options), self.codes(name, options)))
+        near = _misspelling_known(chosen) if mode == CHECK else frozenset()
+        jobs = [Job(name, path, settings, codes, mode, unsafe, frozenset() if path == "-" else near)
+                for name, path, _, settings, codes in chosen]
+        return with_project_defines(with_builds(jobs, [entry[2] for entry in chosen], given), mode)
+
+
+def to_settings(options: Options) -> Settings:
+    """The checking Settings that an Options object describes."""
+    macros = MacroSet(frozenset(options.cuda_version_macros), frozenset(options.rocm_macros),
+                      options.rocm_macro, options.rocm_version_macro)
+    models = options.models
+    if models is None:
+        models = ("hip", "torch-hipify", *(model.name for model in options.user_models))
+    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm)
+
+
+def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:
+    """The known macros of every configuration that checks HG107 on a file (empty: none does):
+    in a check run, every job reports the near misses of these its file #defines (see `defines`)."""
+    checking = {id(settings): settings for _, path, _, settings, codes in chosen if MISSPELLING in codes and path != "-"}
+    return frozenset().union(*map(settings_known, checking.values()))
+
+
+def with_project_defines(jobs: list[Job], mode: str) -> list[Job]:
+    """HG107 in fix and diff runs, which write as they go: read every file first and tell each
+    job the near misses some checked file #defines (check runs settle them after: `settle_defines`)."""
+    checking = [job for job in jobs if MISSPELLING in job.codes and job.path != "-"]
+    if mode == CHECK or not checking:
+        return jobs
+    known = frozenset().union(*(settings_known(s) for s in {job.settings for job in checking}))
+    defined = tree_near_miss_defines((job.path for job in jobs if job.path != "-"), known)
+    if not defined:
+        return jobs
+    updated: dict[Settings, Settings] = {}
+    for job in checking:
+        if job.settings not in updated:
+            updated[job.settings] = replace(job.settings, project_defines=defined)
+    return [replace(job, settings=updated[job.settings]) if job.settings in updated else job for job in jobs]
+
+
+def settle_defines(jobs: Sequence[Job], reports: list[FileReport],
+                   rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run (one per job) once HG107 knows the run's defines: a file whose
+    findings (suppressed ones too) took a name to be defined nowhere that another file #defines
+    is checked again (`rerun`) with that name in `project_defines`, which HG107 skips."""
+    defined = frozenset().union(*(report.near_miss_defines for report in reports))
+    again = [number for number, report in enumerate(reports) if report.assumed_undefined & defined]
+    if not again:
+        return reports
+    redo = [replace(jobs[number], near_misses_of=frozenset(), settings=replace(
+        jobs[number].settings, project_defines=reports[number].assumed_undefined & defined)) for number in again]
+    settled = list(reports)
+    for number, report in zip(again, rerun(redo)):
+        settled[number] = report
+    return settled
+
+
+@lru_cache(maxsize=256)
+def _exclusion(patterns: Patterns) -> Exclusion:
+    return Exclusion(patterns.patterns, patterns.base)
+
+
+def _extension(name: str) -> str:
+    """`os.path.splitext(name)[1][1:].lower()`, without its cost (11,000 files)."""
+    dot = name.rfind(".")
+    start = name.rfind(os.sep) + 1
+    return name[dot + 1 :].lower() if dot > start and name[start:dot].strip(".") else ""
+
+
+def _validate_overrides(overrides: dict[str, Any], known_codes: frozenset[str]) -> None:
+    """Check command-line values like file values; errors name the option."""
+    validate(overrides, COMMAND_LINE, known_codes, options=True)
+
+
+def command_line_overrides(*, policy: str | None, select: str | None, ignore: str | None,
+                           extend_select: str | None, per_file_ignores: Sequence[str],
+                           exclude: Sequence[str], extend_exclude: Sequence[str], compile_commands: str | None = None,
+                           cuda_compile_commands: str | None = None,
+                           rocm_files: Sequence[str] = ()) -> dict[str, Any]:
+    """The options given on the command line, as a configuration table (raises ConfigError)."""
+    table: dict[str, Any] = {"policy": policy, "compile-commands": compile_commands,
+                             "cuda-compile-commands": cuda_compile_commands,
+                             "rocm-files": _split(",".join(rocm_files)) or None}
+    for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
+                       ("exclude", ",".join(exclude)), ("extend-exclude", ",".join(extend_exclude))):
+        table[key] = _split(value) if value else None
+    ignores: dict[str, list[str]] = {}
+    for item in per_file_ignores:
+        glob, colon, codes = item.rpartition(":")
+        if not colon or not glob.strip() or not _split(codes):
+            raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {item!r}")
+        ignores.setdefault(glob.strip(), []).extend(_split(codes))
+    table["per-file-ignores"] = ignores or None
+    return {key: value for key, value in table.items() if value is not None}
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]

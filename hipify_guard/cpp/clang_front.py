@@ -38,8 +38,13 @@ _CUDA_KEYWORDS = b"""\
 struct dim3 { dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1); };
 extern "C" int __cudaPushCallConfiguration(dim3, dim3, unsigned long = 0, void* = 0);
 """
+# The status a getter returns is compared with these: undeclared, they make error recovery drop
+# the whole comparison, getter call included (`if (cudaDriverGetVersion(&v) != cudaSuccess)`).
+_STATUS = b"""typedef int cudaError_t; typedef int CUresult; typedef int hipError_t; typedef int nvrtcResult;
+enum { cudaSuccess, CUDA_SUCCESS, hipSuccess, NVRTC_SUCCESS };
+"""
 # Variadic, so that any argument list (an unresolved handle type, say) still makes a call.
-STUB = _CUDA_KEYWORDS + b"".join(b'extern "C" int %s(...);\n' % name.encode() for name in VERSION_GETTERS)
+STUB = _CUDA_KEYWORDS + _STATUS + b"".join(b'extern "C" int %s(...);\n' % name.encode() for name in VERSION_GETTERS)
 ARGUMENTS = (
     "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--no-cuda-version-check",
     "-nostdinc", "-nostdinc++", "-std=c++17", "-w", "-ferror-limit=0", "-include", STUB_NAME,

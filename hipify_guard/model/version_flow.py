@@ -3,7 +3,8 @@
 Flow-insensitive, within one file: a getter's pointer argument `&v` marks the variable (or
 member) `v`; a variable initialised or assigned from a marked value is marked; a function that
 returns a marked value makes its calls marked values. A *use* is a comparison of a marked value
-with a non-zero integer constant, or `/` or `%` of a marked value by 10, 100, 1000 or 10000.
+with a positive integer constant (`== -1`, `== 0`, `< 0` test a sentinel, not a version: spec
+§11.7), or `/` or `%` of a marked value by 10, 100, 1000 or 10000.
 A getter call that libclang's error recovery dropped is read from the tokens instead.
 """
 
@@ -227,7 +228,7 @@ def _use(parsed: Parsed, node: Node, operator: bytes, marked: dict[int, str]) ->
             if getter is None:
                 continue
             constant = parsed.integer(other)
-            if constant and not (getter in RUNTIME_GETTERS and abs(constant) >= HIP_SCALE):
+            if constant is not None and 0 < constant and not (getter in RUNTIME_GETTERS and constant >= HIP_SCALE):
                 return VersionUse(node.start, node.end, getter, text, constant)
     elif operator in (b"/", b"%"):
         getter = _marked(parsed, left, marked)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, Fix
 from ..cpp.nodes import Defined, Identifier, walk
 from ..model.analysis import FileAnalysis
+from ..model.platforms import UNDEFINED
 from .registry import check
 
 PLATFORM_MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVCC__")
@@ -23,18 +24,28 @@ def hip_platform_macro_misuse(file: FileAnalysis) -> Iterator[Finding]:
         if not file.reachable_anywhere(arm):
             continue
         anchor = file.text(arm.directive.hash, arm.directive.argument[1])
+        tested = {node.name for node in walk(condition.node) if isinstance(node, Defined)}
         for node in walk(condition.node):
-            if isinstance(node, Identifier) and node.name in PLATFORM_MACROS:
-                yield _bare_use(arm.directive.hash, node, anchor)
-            if isinstance(node, (Identifier, Defined)) and node.name in RENAMED:
+            if isinstance(node, Identifier) and node.name in PLATFORM_MACROS and not _given_a_value(file, node.name):
+                yield _bare_use(arm.directive.hash, node, anchor, node.name in tested)
+            if isinstance(node, (Identifier, Defined)) and node.name in RENAMED and not _given_a_value(file, node.name):
                 yield _deprecated(file, arm.directive.hash, node, anchor)
 
 
-def _bare_use(directive: int, node: Identifier, anchor: str) -> Finding:
-    message = (
-        f"`{node.name}` is tested without `defined`: HIP defines it with no value, "
-        "so this `#if` is a hard error on ROCm"
-    )
+def _given_a_value(file: FileAnalysis, name: str) -> bool:
+    """Whether every ROCm build of the file defines `name` itself (CuPy and gloo pass
+    `-D__HIP_PLATFORM_HCC__=1` to hipcc): then it is neither missing on ROCm 6 nor empty."""
+    values = [model.fixed.get(name, UNDEFINED) for model in file.rocm_models]
+    return bool(values) and all(isinstance(value, int) for value in values)
+
+
+def _bare_use(directive: int, node: Identifier, anchor: str, also_defined: bool) -> Finding:
+    if also_defined:  # `defined(X) && X == 1`: the value test is the problem, not a missing `defined`
+        message = (f"`{node.name}` is used as a value, but HIP defines it with no value: this `#if` is a hard "
+                   f"error on ROCm, and the `defined({node.name})` beside it does not prevent that")
+    else:
+        message = (f"`{node.name}` is tested without `defined`: HIP defines it with no value, "
+                   "so this `#if` is a hard error on ROCm")
     fix = Fix(SAFE, f"Test it with `defined({node.name})`",
               (Edit(node.span[0], node.span[1], f"defined({node.name})".encode()),),
               Expectation(directive, "any"))

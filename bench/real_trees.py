@@ -4,7 +4,9 @@
 Usage: python bench/real_trees.py [--into bench/corpora/real] [--mirrors DIR] [--only NAME,...]
 
 Each repository becomes `INTO/<owner>+<name>/`, the files of its commit as `git archive` gives
-them (no history, no submodules, nothing built). A repository is taken from a bare mirror
+them (no history, no submodules, nothing built), in an empty git repository of its own (`git
+init`), so that each tree is a work tree root as in a user's checkout: its `.gitignore` files
+apply, and it is its own project for the tool's inference. A repository is taken from a bare mirror
 `MIRRORS/<owner>+<name>/repo` when one exists (the search tool's `fetch` leaves them in
 /work/.mirror), else fetched from GitHub at exactly that commit (`git fetch --depth 1 origin SHA`).
 A tree already laid out at the same commit is left alone (its `.commit` file says which).
@@ -39,6 +41,7 @@ def lay_out(repository: str, commit: str, into: Path, mirrors: Path) -> str:
     folder = into / repository.replace("/", "+")
     stamp = folder / ".commit"
     if stamp.exists() and stamp.read_text().strip() == commit:
+        _work_tree(folder)
         return "present"
     if folder.exists():
         subprocess.run(["rm", "-rf", str(folder)], check=True)
@@ -52,8 +55,18 @@ def lay_out(repository: str, commit: str, into: Path, mirrors: Path) -> str:
                             f"https://github.com/{repository}.git", commit], check=True)
         missing = extract(git_dir, commit, folder)
     stamp.write_text(commit + "\n")
+    _work_tree(folder)
     source = "from mirror" if mirror.is_dir() else "from GitHub"
     return source + (f" ({missing} blobs absent from the snapshot, left out)" if missing else "")
+
+
+def _work_tree(folder: Path) -> None:
+    """Make `folder` a git work tree root (an empty repository; `.commit` ignored by it)."""
+    if not (folder / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(folder)], check=True)
+        (folder / ".git" / "info").mkdir(parents=True, exist_ok=True)
+        with open(folder / ".git" / "info" / "exclude", "a", encoding="utf-8") as exclude:
+            exclude.write(".commit\n")
 
 
 def extract(git_dir: Path, commit: str, folder: Path) -> int:

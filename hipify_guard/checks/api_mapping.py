@@ -63,7 +63,7 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
     facts = branch_apis(file)
     for arm in facts.guarded():
         missing = [use for use in first_uses(facts.uses(arm)) if use.fact.unsupported]
-        if not missing or not file.reachable(arm, file.settings.cuda, inside=True):
+        if not missing or not file.reachable(arm, file.cuda, inside=True):
             continue  # ROCm-only branches are written for HIP (see the rule page)
         models = file.reachable_on_rocm(arm, inside=True)
         start = facts.rocm_from(arm, file.settings.min_rocm or EVERY) if models else None

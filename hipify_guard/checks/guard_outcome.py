@@ -4,47 +4,18 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from dataclasses import dataclass
 from operator import attrgetter
 
 from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
+from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix
-from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
+from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
-from ..model.platforms import Outcome, Platform
+from ..model.implicit import Fate, describe, rocm_fate
+from ..model.platforms import Outcome
 from ..model.settings import rocm_version_number
 from .registry import check, cuda_version_macros
-
-_DECIDED = (Outcome.TRUE, Outcome.FALSE, Outcome.DEPENDS)
-
-
-@dataclass(frozen=True, slots=True)
-class Fate:
-    """What ROCm gets today from an implicit guard."""
-
-    today: str  # "false", "true" or "differs"
-    outcomes: tuple[tuple[Platform, Outcome], ...]
-    cuda_macros: tuple[str, ...]
-
-
-def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
-    """The ROCm fate of an arm naming a CUDA version macro and no ROCm macro, if it is decided."""
-    condition = file.condition(arm).term
-    if condition is None:
-        return None
-    macros = file.settings.macros
-    cuda = condition.names & macros.cuda_version_macros
-    explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro}
-    if not cuda or condition.names & explicit:
-        return None
-    outcomes = tuple((model, file.outcome(arm, model)) for model in file.reachable_on_rocm(arm))
-    decided = {value for _, value in outcomes if value in _DECIDED}
-    if Outcome.UNKNOWN in (value for _, value in outcomes) or not decided - {Outcome.DEPENDS}:
-        return None
-    today = {frozenset({Outcome.FALSE}): "false", frozenset({Outcome.TRUE}): "true"}.get(frozenset(decided), "differs")
-    return Fate(today, outcomes, tuple(sorted(cuda)))
-
 
 def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
     for arm in file.arms:
@@ -68,8 +39,8 @@ def implicit_rocm_inclusion(file: FileAnalysis) -> Iterator[Finding]:
 def _implicit(file: FileAnalysis, code: str, today: str) -> Iterator[Finding]:
     """The findings of HG101 (today "false") or HG102 (today "true")."""
     for arm, fate in _fates(file, today):
-        message = (f"`{_shown(file, arm)}` is {today} on ROCm{_on_builds(fate)}, where {_undefined(fate)}: "
-                   f"{_consequence(file, arm, fate)}")
+        message = (f"`{_shown(file, arm)}` is {today} on ROCm{_on_builds(fate)}{_unless(file, fate)}, where "
+                   f"{_undefined(fate)}: {_consequence(file, arm, fate)}")
         yield _finding(file, code, arm, fate, message)
 
 
@@ -84,14 +55,24 @@ def hipify_dependent_guard(file: FileAnalysis) -> Iterator[Finding]:
 
 def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     """What the implicit outcome means for this branch, in plain words."""
-    if not file.reachable(arm, file.settings.cuda, inside=False):
+    if not file.reachable(arm, file.cuda, inside=False):
         return f"only ROCm compiles this region, so the test is always {fate.today} here; write what is meant"
     if fate.today == "false":
         return "this branch is silently skipped on ROCm"
-    defined = _first_define(file, arm)
+    following = _first_directive(file, arm)
+    if following is not None and following.kind == "error":
+        return "ROCm hits the `#error` meant for old CUDA"
+    defined = _defined_name(file, following)
     if defined in fate.cuda_macros:
         return f"ROCm silently uses this fallback definition of {defined}"
     return "ROCm silently takes the branch meant for old CUDA"
+
+
+def _unless(file: FileAnalysis, fate: Fate) -> str:
+    """` unless GGML_USE_MUSA is defined`: where other macros give the guard the other value."""
+    if fate.rest is None:
+        return ""
+    return f" unless {describe(fate.rest, file.data, wanted=fate.today == 'false')}"
 
 
 def _on_builds(fate: Fate) -> str:
@@ -100,14 +81,20 @@ def _on_builds(fate: Fate) -> str:
     return f" (build {'; '.join(labels)})" if labels else ""
 
 
-def _first_define(file: FileAnalysis, arm: Arm) -> str | None:
-    """The macro a `#define` right after the arm's directive defines (the define-if-missing idiom)."""
+def _first_directive(file: FileAnalysis, arm: Arm) -> Directive | None:
+    """The directive right after the arm's, if it is inside the arm's group."""
     directives = file.scan.directives
     after = bisect.bisect_right(directives, arm.directive.hash, key=attrgetter("hash"))  # not a scan: 10,000 arms
-    following = directives[after : after + 1]
-    if not following or following[0].kind != "define":
+    if after == len(directives) or directives[after].is_conditional:
         return None
-    start, end = following[0].argument
+    return directives[after]
+
+
+def _defined_name(file: FileAnalysis, directive: Directive | None) -> str | None:
+    """The macro a `#define` defines (the define-if-missing idiom), else None."""
+    if directive is None or directive.kind != "define":
+        return None
+    start, end = directive.argument
     name = file.data[start:end].split(b"(")[0].split()
     return name[0].decode("latin-1") if name else None
 
@@ -131,11 +118,13 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
                          message=f"Take this branch on ROCm {version} and newer only", rocm_min=number,
                          rocm_false_today=fate.today == "false")
     form = {"exclude": EXCLUDE, "include": INCLUDE}.get(policy.kind)
+    if form is None and not fate.alone:  # preserve, where other macros decide too: at the CUDA tests
+        return test_fix(file, arm, fate, message=f"Make ROCm explicit at the CUDA version test with `defined({rocm})`")
     if form is None:  # preserve: make today's outcome explicit, when there is one
         form = {"false": EXCLUDE, "true": INCLUDE}.get(fate.today)
     if form is None:
         return None
-    keeps_today = (form == EXCLUDE and fate.today == "false") or (form == INCLUDE and fate.today == "true")
+    keeps_today = not fate.partial and (form == EXCLUDE and fate.today == "false" or form == INCLUDE and fate.today == "true")
     verb = "Exclude" if form == EXCLUDE else "Include"
     note = f" (today: {fate.today} on ROCm)" if not keeps_today else ""
     return guard_fix(file, arm, form, applicability=SAFE if keeps_today else UNSAFE,
@@ -151,12 +140,20 @@ def _shown(file: FileAnalysis, arm: Arm, limit: int | None = 70) -> str:
 
 
 def _undefined(fate: Fate) -> str:
-    names = " and ".join(fate.cuda_macros)
-    verb = "is" if len(fate.cuda_macros) == 1 else "are"
-    text = f"{names} {verb} undefined"
-    if any(name in model.renames for model, _ in fate.outcomes for name in fate.cuda_macros):
-        text += " (or a HIP version after PyTorch's hipify)"
-    return text
+    """Why the CUDA macros have no CUDA value on ROCm, for the models the finding holds under."""
+    renamed = sorted({(name, model.renames[name], model.fixed.get(model.renames[name], "ranged") is None)
+                      for model, _ in fate.outcomes for name in fate.cuda_macros if name in model.renames})
+    native = [name for name in fate.cuda_macros if any(name not in model.renames for model, _ in fate.outcomes)]
+    parts = []
+    if native:
+        parts.append(f"{' and '.join(native)} {'is' if len(native) == 1 else 'are'} undefined")
+    for name, target, undefined in renamed:
+        value = "which a PyTorch extension's build leaves undefined" if undefined else "a HIP version"
+        if native:
+            parts.append(f"(or, after PyTorch's hipify, {target}, {value})")
+        else:
+            parts.append(f"PyTorch's hipify renames {name} to {target}, {value}")
+    return " ".join(parts)
 
 
 def _describe(value: Outcome) -> str:

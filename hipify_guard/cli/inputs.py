@@ -11,7 +11,7 @@ from ..project.cache import Cache
 from ..project.discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, discover
 from ..project.execute import execute
 from ..project.job import Job
-from ..project.workspace import settle_defines
+from ..project.workspace import settle_defines, settle_thresholds
 from .argfiles import expand_argfiles
 from .progress import progress
 from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
@@ -77,4 +77,5 @@ class Inputs:
             return found + reports, data
         with progress(len(jobs), enabled=show_progress) as bar:
             reports = execute(jobs, bar.advance, workers, cache)
-        return found + settle_defines(jobs, reports, lambda again: execute(again, None, workers, cache)), None
+        reports = settle_defines(jobs, reports, lambda again: execute(again, None, workers, cache))
+        return found + settle_thresholds(jobs, reports, lambda again: execute(again, None, workers, cache)), None

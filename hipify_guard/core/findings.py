@@ -25,8 +25,8 @@ class Expectation:
     """What the verifier must prove about one rewritten condition (spec §7).
 
     The new condition must equal the old one in every CUDA configuration. On ROCm it must be
-    `rocm` ("false", "true", "any", "min" meaning `ROCM_VERSION >= rocm_min`, or "and-min"
-    meaning the old condition and `ROCM_VERSION >= rocm_min`).
+    `rocm` ("false", "true", "same" as the old one, "any", "min" meaning `ROCM_VERSION >= rocm_min`,
+    or "and-min" meaning the old condition and `ROCM_VERSION >= rocm_min`).
     """
 
     directive: int  # hash offset of the rewritten directive in the original file

@@ -96,9 +96,10 @@ def run(expression: str, given: Definitions, settings: Settings, codes: tuple[st
     except EvalError as problem:
         value, error = None, problem.message
     item = term(node)
-    platforms = (settings.cuda, *settings.rocm_models)
+    file = FileAnalysis("<eval>", source, settings)
+    platforms = (file.cuda, *file.rocm_models)
     outcomes = tuple((platform, outcome(item, _with(platform, given))) for platform in platforms)
-    findings = check(FileAnalysis("<eval>", source, settings), codes)
+    findings = check(file, codes)
     return Evaluation(expression, given, value, error, outcomes, tuple(findings), source)
 
 

@@ -31,6 +31,7 @@ class FixResult:
     remaining: list[Finding] = field(default_factory=list)
     analysis: FileAnalysis | None = None
     error: str = ""
+    unproven: list[str] = field(default_factory=list)  # fixes refused for want of a proof (warnings)
 
 
 def active_codes(selection: Selection) -> list[str]:
@@ -77,18 +78,21 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
     """Apply verified fixes until none is left (or MAX_FIX_ROUNDS), then check the result.
 
     A fix is applied at most once per rule and place: a finding that comes back after its fix
-    is reported as a tool error instead of being fixed again and again.
+    is reported as a tool error instead of being fixed again and again. A fix that cannot be
+    proven is not applied: its finding remains, with a warning (`unproven`), and the file's other
+    fixes are still applied.
     """
     allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
     result = FixResult(data)
     fixed: set[tuple[str, str, int, int]] = set()
+    refused: set[tuple[str, str, int, int]] = set()
     for round_number in range(MAX_FIX_ROUNDS + 1):
         file = FileAnalysis(path, result.data, settings)
         findings = check(file, codes)
         result.analysis, result.remaining = file, findings
         if round_number == MAX_FIX_ROUNDS or _unreadable(file):
             break
-        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed]
+        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed and _place(file, f) not in refused]
         returned = [f for f in candidates if _place(file, f) in fixed]
         if returned:
             line = file.lines.line_of(returned[0].start)
@@ -96,18 +100,43 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
         chosen = _non_overlapping([f for f in candidates if _place(file, f) not in fixed])
         if not chosen:
             break
-        edits = [edit for finding in chosen for edit in finding.fix.edits]
-        new = apply_edits(result.data, edits)
-        try:
-            verify(file, new, edits, [f.fix.expectation for f in chosen if f.fix.expectation])
-        except VerificationError as error:
-            original = FileAnalysis(path, data, settings)
-            return FixResult(data, [], check(original, codes), original,
-                             error=f"fix not applied, it could not be verified: {error}")
-        fixed.update(_place(file, f) for f in chosen)
-        result.data = new
-        result.applied += chosen
+        proven = _proven(file, chosen, result)
+        refused.update(_place(file, f) for f in chosen if f not in proven)
+        if proven:
+            fixed.update(_place(file, f) for f in proven)
+            result.data = apply_edits(result.data, [edit for finding in proven for edit in finding.fix.edits])
+            result.applied += proven
     return result
+
+
+def _proven(file: FileAnalysis, chosen: list[Finding], result: FixResult) -> list[Finding]:
+    """The fixes among `chosen` whose rewrite is proven (all at once, else one by one); a warning
+    in `result.unproven` for each of the others."""
+    if _verifies(file, chosen) is None:
+        return chosen
+    proven = []
+    for finding in chosen:
+        error = _verifies(file, [finding]) if len(chosen) > 1 else _verifies(file, chosen)
+        if error is None:
+            proven.append(finding)
+        else:
+            line = file.lines.line_of(finding.start)
+            result.unproven.append(f"line {line}: the fix for {finding.code} was not applied, it could not be "
+                                   f"verified: {error}")
+    if proven and _verifies(file, proven) is not None:  # (independent fixes: cannot happen, but never trust)
+        result.unproven.append("the fixes of this file could not be verified together; none was applied")
+        return []
+    return proven
+
+
+def _verifies(file: FileAnalysis, findings: list[Finding]) -> str | None:
+    """None when the fixes of `findings` together are proven, else why not."""
+    edits = [edit for finding in findings for edit in finding.fix.edits]
+    try:
+        verify(file, apply_edits(file.data, edits), edits, [f.fix.expectation for f in findings if f.fix.expectation])
+    except VerificationError as error:
+        return str(error)
+    return None
 
 
 def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:

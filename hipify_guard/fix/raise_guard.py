@@ -68,7 +68,7 @@ def _comparison(node: object, version: str) -> tuple[Number, int] | None:
 def _proven(file: FileAnalysis, arm: Arm, old: Term, new: Term, number: int) -> bool:
     """Whether `new` equals `old` on CUDA and `old and RV >= number` on each ROCm model."""
     version = file.settings.macros.rocm_version_macro
-    platforms: list[Platform] = [file.settings.cuda, *file.reachable_on_rocm(arm)]
+    platforms: list[Platform] = [file.cuda, *file.reachable_on_rocm(arm)]
     for platform in platforms:
         if inexact(old, platform) or inexact(new, platform):
             return False

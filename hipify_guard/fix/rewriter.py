@@ -9,16 +9,22 @@ With R the ROCm macro and RV the ROCm version macro:
 - raise-min: `A && (!defined(R) || RV >= N)`, wrapped like exclude: ROCm keeps A's outcome
   from ROCm N on and loses the branch below it (HG203); CUDA is unchanged.
 
+Where other macros decide a guard too (`CUDART_VERSION >= 11010 || defined(GGML_USE_MUSA)`), the
+`preserve` fix works on each decisive CUDA test T alone (spec §11.2): `(T && !defined(R))` where
+T is false on ROCm, `(T || defined(R))` where it is true; every CUDA and every ROCm configuration
+keeps its value whatever the other macros are.
+
 Edits only insert text before and after the condition (or turn `#ifdef X` into
 `#if defined(X)`), so comments, continuations and every other byte stay as they were.
 """
 
 from __future__ import annotations
 
-from ..core.findings import Edit, Expectation, Fix
+from ..core.findings import SAFE, Edit, Expectation, Fix
 from ..cpp.groups import Arm
-from ..cpp.nodes import Binary, Node, Ternary, is_primary
+from ..cpp.nodes import Binary, Node, Paren, Ternary, is_primary
 from ..model.analysis import FileAnalysis
+from ..model.implicit import Fate
 
 EXCLUDE, INCLUDE, ROCM_MIN, RAISE_MIN = "exclude", "include", "rocm-min", "raise-min"
 _DEFINED_KEYWORDS = {"ifdef": b"if", "ifndef": b"if", "elifdef": b"elif", "elifndef": b"elif"}
@@ -69,6 +75,26 @@ def guard_fix(
     return Fix(applicability, message, edits, expectation)
 
 
+def test_fix(file: FileAnalysis, arm: Arm, fate: Fate, *, message: str) -> Fix | None:
+    """The `preserve` fix at each decisive CUDA test (module doc), or None where a test's value
+    differs between the ROCm models (no explicit form keeps both)."""
+    if arm.directive.kind not in ("if", "elif") or not fate.tests:
+        return None
+    rocm = file.settings.macros.rocm_macro
+    edits: list[Edit] = []
+    for test, value in sorted(fate.tests, key=lambda item: item[0].span):
+        if value is None:
+            return None
+        clause = f" || defined({rocm})" if value else f" && !defined({rocm})"
+        if isinstance(test, Paren) and not _needs_wrapping(test.inner, value):  # `(A && B && !defined(R))`
+            edits.append(Edit(test.inner.span[1], test.inner.span[1], clause.encode()))
+            continue
+        inner = ("(", ")") if _needs_wrapping(test, value) else ("", "")
+        edits += [Edit(test.span[0], test.span[0], f"({inner[0]}".encode()),
+                  Edit(test.span[1], test.span[1], f"{inner[1]}{clause})".encode())]
+    return Fix(SAFE, message, tuple(edits), Expectation(arm.directive.hash, "same"))
+
+
 def _edits(file: FileAnalysis, arm: Arm, node: Node, prefix: bytes, suffix: bytes) -> tuple[Edit, ...] | None:
     directive = arm.directive
     start, end = directive.argument
@@ -83,6 +109,11 @@ def _edits(file: FileAnalysis, arm: Arm, node: Node, prefix: bytes, suffix: byte
     test = b"!defined(" if directive.kind.endswith("ndef") else b"defined("
     text = prefix + test + file.data[start:end] + b")" + suffix
     return Edit(*directive.keyword, keyword), Edit(start, end, text)
+
+
+def _needs_wrapping(node: Node, include: bool) -> bool:
+    """Whether `node` needs parentheses before `|| defined(R)` (include) or `&& !defined(R)`."""
+    return isinstance(node, Ternary) if include else _binds_looser_than_and(node)
 
 
 def _binds_looser_than_and(node: Node) -> bool:

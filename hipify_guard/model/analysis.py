@@ -6,17 +6,18 @@ pays for parsing, and a condition is parsed and swept at most once however many 
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from functools import cached_property
 
 from ..core.source import LineIndex
 from ..cpp.groups import Arm, GroupTree
-from ..cpp.nodes import Defined, Node, Unary
+from ..cpp.nodes import Defined, Identifier, Node, Unary, walk
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive, Scan, scan
-from .platforms import Outcome, Platform, Term, freed, outcome, term
+from .local_macros import FREE, LocalMacros, fixed_by
+from .platforms import Outcome, Platform, Term, outcome, term
+from .profile import FilePlatforms, file_platforms
 from .reachability import key as reachable_key
 from .reachability import reachable_arms
 from .settings import Settings
@@ -44,7 +45,7 @@ class FileAnalysis:
         self._conditions: dict[int, Condition] = {}
         self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
-        self._defines_of: dict[frozenset[str], tuple[list[int], list[str]]] = {}
+        self._relevant: dict[frozenset[str], list[str]] = {}  # platform's fixed names -> local names that matter
         # Facts other modules derive from this file (keyed by their class): they die with it.
         # They must not refer back to the file strongly (a cycle outlives the file until a GC).
         self.derived: dict[type, object] = {}
@@ -60,35 +61,66 @@ class FileAnalysis:
         return GroupTree(self.scan.directives)
 
     @cached_property
-    def local_macros(self) -> tuple[list[int], list[str]]:
-        """Offsets and names of this file's own `#define`s and `#undef`s, in file order."""
-        offsets, names = [], []
-        for directive in self.scan.directives:
-            if directive.kind in ("define", "undef"):
-                name = _MACRO_NAME.match(self.data, *directive.argument)
-                if name is not None:
-                    offsets.append(directive.hash)
-                    names.append(name.group().decode("ascii"))
-        return offsets, names
+    def local_macros(self) -> LocalMacros:
+        """This file's own `#define`s and `#undef`s, and where its conditions first read each name."""
+        first_use: dict[str, int] = {}
+        for arm in self.arms:
+            condition = self.condition(arm).term
+            for name in condition.names if condition is not None else ():
+                first_use[name] = min(first_use.get(name, arm.directive.hash), arm.directive.hash)
+        return LocalMacros(self.data, self.scan.directives, self.tree, first_use, dict(self.settings.header_defines))
 
-    def _as_seen_at(self, platform: Platform, offset: int | None) -> Platform:
-        """`platform` with every macro this file (re)defines before `offset` left free.
+    @cached_property
+    def free_thresholds(self) -> frozenset[str]:
+        """Names that a CUDA version guard reads as values and that neither this file nor the
+        models define: their values may come from an included project header (spec §11.3)."""
+        cuda = self.settings.macros.cuda_version_macros
+        fixed = frozenset().union(*(model.fixed for model in self.rocm_models))
+        found: set[str] = set()
+        for arm in self.arms:
+            condition = self.condition(arm).term
+            if condition is not None and condition.names & cuda:
+                found |= {item.name for item in walk(condition.node) if isinstance(item, Identifier)}
+        return frozenset(found - cuda - fixed - self.local_macros.events.keys())
 
-        A model fixes CUDA_VERSION undefined on ROCm, but not after the file's own
-        `#define CUDA_VERSION 0`. With `offset` None, every define of the file counts.
+    def seen_at(self, platform: Platform, offset: int | None) -> Platform:
+        """`platform` as the file sees it just before `offset` (None: at every directive).
+
+        A project threshold `#define CUDART_HMAX 11070` has that value after it (`local_macros`).
+        A model fixes CUDA_VERSION undefined on ROCm, but after the file's own `#define
+        CUDA_VERSION 0` it is the file's choice, not the platform's: free.
         """
-        offsets, names = self._fixed_defines(frozenset(platform.fixed))
-        count = len(offsets) if offset is None else bisect.bisect_left(offsets, offset)
-        return freed(platform, frozenset(names[:count]))
+        local = self.local_macros
+        key = frozenset(platform.fixed)
+        names = self._relevant.get(key)
+        if names is None:  # (a generated header with 100,000 #defines: only names that matter)
+            wanted = key | local.first_use.keys()
+            names = self._relevant[key] = [name for name in wanted if name in local.events]
+        if not names:
+            return platform
+        facts = local.facts(platform, offset, names, self._path_below_guard)
+        for name in self.settings.macros.cuda_version_macros & facts.keys():
+            if facts[name] != platform.fixed.get(platform.renames.get(name, name), FREE):
+                facts[name] = FREE
+        return fixed_by(facts, platform)
 
-    def _fixed_defines(self, fixed: frozenset[str]) -> tuple[list[int], list[str]]:
-        """`local_macros` restricted to the macros in `fixed`: freeing others changes nothing, and
-        a generated header with 100,000 `#define`s must not cost 100,000 names per question."""
-        known = self._defines_of.get(fixed)
-        if known is None:
-            pairs = [(offset, name) for offset, name in zip(*self.local_macros) if name in fixed]
-            known = self._defines_of[fixed] = ([offset for offset, _ in pairs], [name for _, name in pairs])
-        return known
+    def _path_below_guard(self, arm: Arm | None) -> list[Literal]:
+        return self.path(arm, stop=self.local_macros.guard)
+
+    @cached_property
+    def platforms(self) -> FilePlatforms:
+        """The CUDA platform and ROCm models this file is judged under (`profile`)."""
+        return file_platforms(self)
+
+    @property
+    def cuda(self) -> Platform:
+        """Every CUDA configuration of this file."""
+        return self.platforms.cuda
+
+    @property
+    def rocm_models(self) -> tuple[Platform, ...]:
+        """The ROCm models of this file."""
+        return self.platforms.rocm_models
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -135,10 +167,10 @@ class FileAnalysis:
                 literals.append((known, False))
         return literals
 
-    def path(self, arm: Arm | None) -> list[Literal]:
-        """What must hold for code inside `arm`'s group to be compiled."""
+    def path(self, arm: Arm | None, stop: Arm | None = None) -> list[Literal]:
+        """What must hold for code inside `arm`'s group to be compiled (below `stop`, if given)."""
         chain: list[Arm] = []
-        while arm is not None:
+        while arm is not None and arm is not stop:
             chain.append(arm)
             arm = arm.conditional.parent
         literals: list[Literal] = []
@@ -158,7 +190,7 @@ class FileAnalysis:
             return True
         table = self._reachable.get(platform.name)
         if table is None:  # every arm at once: one walk of the tree (`reachability`)
-            seen = self._as_seen_at(platform, None)
+            seen = self.seen_at(platform, None)
             table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen)
         return table[reachable_key(arm, inside)]
 
@@ -167,20 +199,18 @@ class FileAnalysis:
 
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
         """The ROCm models under which the arm's directive (or group) is reached."""
-        return [m for m in self.settings.rocm_models if self.reachable(arm, m, inside=inside)]
+        return [m for m in self.rocm_models if self.reachable(arm, m, inside=inside)]
 
     def reachable_anywhere(self, arm: Arm | None, *, inside: bool = False) -> bool:
         """Whether any CUDA configuration or ROCm model reaches the arm."""
-        return bool(self.reachable_on_rocm(arm, inside=inside)) or self.reachable(
-            arm, self.settings.cuda, inside=inside
-        )
+        return bool(self.reachable_on_rocm(arm, inside=inside)) or self.reachable(arm, self.cuda, inside=inside)
 
     def outcome(self, arm: Arm, platform: Platform) -> Outcome:
         """The value of the arm's condition under `platform`, other macros free."""
         key = (arm.directive.hash, platform.name)
         if key not in self._outcomes:
             known = self.condition(arm).term
-            seen = self._as_seen_at(platform, arm.directive.hash)
+            seen = self.seen_at(platform, arm.directive.hash)
             self._outcomes[key] = Outcome.UNKNOWN if known is None else outcome(known, seen)
         return self._outcomes[key]
 

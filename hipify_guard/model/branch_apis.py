@@ -137,7 +137,7 @@ class BranchApis:
                 for c_arm in conditional.arms]
 
     def _reachable_on_rocm(self, path: list[Literal]) -> bool:
-        return any(satisfiable(path, model) for model in self.file.settings.rocm_models)
+        return any(satisfiable(path, model) for model in self.file.rocm_models)
 
 
 def _inside(arm: Arm | None, ancestor: Arm) -> bool:

@@ -232,14 +232,6 @@ def _rocm_common(macros: MacroSet) -> dict[str, int | str | None]:
     }
 
 
-def freed(platform: Platform, names: frozenset[str]) -> Platform:
-    """`platform` with `names` no longer fixed (free like any other macro)."""
-    fixed = {name: value for name, value in platform.fixed.items() if name not in names}
-    if len(fixed) == len(platform.fixed):
-        return platform
-    return dataclasses.replace(platform, fixed=fixed)
-
-
 def builtin_models(macros: MacroSet) -> dict[str, Platform]:
     """The ROCm models `hip` and `torch-hipify` for a macro set."""
     common = _rocm_common(macros)

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
+from .project_profile import ProjectProfile
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -68,6 +69,10 @@ class Settings:
     project_defines: frozenset[str] = frozenset()
     # The facts of the known ROCm builds that compile the file (compile_commands.json); () = unknown.
     builds: tuple[Build, ...] = ()
+    # The project's build macros and what its ROCm build defines (configured or read from build files).
+    profile: ProjectProfile = field(default_factory=ProjectProfile)
+    # Integer thresholds the project headers the file includes define (`#define CUDART_HMAX 11070`).
+    header_defines: tuple[tuple[str, int], ...] = ()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

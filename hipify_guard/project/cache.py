@@ -208,7 +208,8 @@ def _canonical(value: object) -> object:
 
 def pack(report: FileReport) -> bytes | None:
     """A report's cacheable part, or None for a report with nothing to say."""
-    kept = (report.diagnostics, report.notes, report.near_miss_defines, report.assumed_undefined)
+    kept = (report.diagnostics, report.notes, report.near_miss_defines, report.assumed_undefined,
+            report.free_thresholds)
     if not any(kept):
         return None
     return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
@@ -225,10 +226,10 @@ def cacheable(report: FileReport) -> bool:
 def unpack(payload: bytes, filename: str) -> FileReport | None:
     """The report stored by `pack` (not None), for `filename`; None when the entry does not load."""
     try:
-        diagnostics, notes, defines, assumed = _ReportUnpickler(payload).load()
+        diagnostics, notes, defines, assumed, thresholds = _ReportUnpickler(payload).load()
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
-    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed)
+    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed, free_thresholds=thresholds)
     report.diagnostics = [d if d.filename == filename else replace(d, filename=filename) for d in diagnostics]
     report.notes = [n if n.filename == filename else replace(n, filename=filename) for n in notes]
     return report

@@ -13,11 +13,11 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..model.profile import BUILTIN_MODELS
 from ..model.platforms import CUDA_ARCH_MACROS, CUDA_VERSION_MACROS, EMPTY, ROCM_MACROS, UNDEFINED, UserModel
 from ..model.settings import Policy, parse_version
 
 CONFIG_NAMES = (".hipify-guard.toml", "hipify-guard.toml", "pyproject.toml")
-BUILTIN_MODELS = ("hip", "torch-hipify")
 GROUPS = {"@cuda-arch": CUDA_ARCH_MACROS}  # opt-in groups for the CUDA version macro lists
 DEFAULT_EXTENSIONS = (
     "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tcc", "cu", "cuh", "hip",
@@ -59,6 +59,12 @@ class Options:
     compile_commands: str | None = None  # the ROCm build's compile_commands.json
     cuda_compile_commands: str | None = None  # the CUDA build's
     rocm_files: Patterns | None = None  # globs of the files the ROCm build compiles
+    cuda_only_files: Patterns | None = None  # globs of files only the CUDA build compiles
+    rocm_build_macros: tuple[str, ...] = ()  # defined in every ROCm build ("this is the ROCm build")
+    cuda_build_macros: tuple[str, ...] = ()  # undefined in every ROCm build ("this is the CUDA build")
+    rocm_build_defines: tuple[tuple[str, int | str], ...] = ()  # what the ROCm build's command lines define
+    infer_platforms: bool = True  # infer the above from names, #if chains, build files and device code
+    hipify: str = ""  # how the sources reach ROCm: "torch-extension", "torch", "native" ("": infer)
 
 
 def read_file(path: str, known_codes: frozenset[str], seen: tuple[str, ...] = ()) -> list[tuple[dict, str]]:
@@ -142,8 +148,10 @@ def _convert(key: str, value: Any, base: str, options: Options) -> Any:
         return Policy.parse(value)
     if key.endswith("compile-commands"):
         return os.path.join(base, os.path.expanduser(value))
-    if key == "rocm-files":
+    if key in ("rocm-files", "cuda-only-files"):
         return Patterns(tuple(value), base)
+    if key == "rocm-build-defines":
+        return tuple((macro, EMPTY if item == "" else item) for macro, item in value.items())
     if key == "min-rocm":
         return parse_version(value)
     if key.endswith("exclude"):
@@ -171,10 +179,12 @@ def _user_model(name: str, spec: dict[str, Any]) -> UserModel:
 
 _STRING_LISTS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "extensions", "models",
                  "rocm-macros", "extend-rocm-macros", "cuda-version-macros", "extend-cuda-version-macros",
-                 "rocm-files")
+                 "rocm-files", "cuda-only-files", "rocm-build-macros", "cuda-build-macros")
 _STRINGS = ("extend", "policy", "min-rocm", "rocm-macro", "rocm-version-macro", "compile-commands",
-            "cuda-compile-commands")
-KEYS = (*_STRINGS, *_STRING_LISTS, "per-file-ignores", "user-models")
+            "cuda-compile-commands", "hipify")
+HIPIFY_KINDS = ("torch-extension", "torch", "native")
+_BOOLEANS = ("infer-platforms",)
+KEYS = (*_STRINGS, *_STRING_LISTS, *_BOOLEANS, "per-file-ignores", "user-models", "rocm-build-defines")
 _MODEL_KEYS = ("title", "define", "undefine")
 
 
@@ -199,8 +209,13 @@ def _problem(key: str, value: Any, known_codes: frozenset[str]) -> str:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             return f"expected a list of strings, got {_kind(value)}"
         return _list_problem(key, value, known_codes)
+    if key in _BOOLEANS:
+        return "" if isinstance(value, bool) else f"expected true or false, got {_kind(value)}"
     if key == "per-file-ignores":
         return _per_file_problem(value, known_codes)
+    if key == "rocm-build-defines":
+        return _definitions_problem({"define": value}) if isinstance(value, dict) else (
+            f"expected a table of MACRO = value, got {_kind(value)}")
     return _models_problem(value)
 
 
@@ -216,6 +231,8 @@ def _string_problem(key: str, value: str) -> str:
         return f"not a macro name: {value!r}"
     if key.endswith("compile-commands") and not value.strip():
         return "expected the path of a compile_commands.json"
+    if key == "hipify" and value not in HIPIFY_KINDS:
+        return f"expected one of {', '.join(HIPIFY_KINDS)}, got {value!r}"
     return ""
 
 

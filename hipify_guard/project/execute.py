@@ -138,7 +138,8 @@ class _Session:
         for number in self.pending[first::step]:
             report = self.run_one(self.jobs[number], index, results, engine)
             if report is not None and not (report.diagnostics or report.notes or report.errors or report.fixed
-                                           or report.diff or report.near_miss_defines or report.assumed_undefined):
+                                           or report.diff or report.near_miss_defines or report.assumed_undefined
+                                           or report.free_thresholds):
                 report = None
             compact.append(report)
         return compact, index, results

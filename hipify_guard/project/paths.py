@@ -29,6 +29,11 @@ def project_root() -> str:
     return work_tree_root(here) or here
 
 
+def project_root_of(path: str) -> str:
+    """The root of the project a file belongs to: its git work tree, else the current folder."""
+    return work_tree_root(os.path.dirname(os.path.abspath(path))) or os.getcwd()
+
+
 def repo_relative(filename: str) -> str:
     """`filename` (relative to the current directory, or absolute) relative to the root, with `/`."""
     absolute = os.path.abspath(filename)

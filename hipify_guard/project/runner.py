@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.reading import NotAFile, read_file
@@ -11,10 +12,14 @@ from ..engine.diagnostics import FileReport, ToolMessage, resolve
 from ..engine.lint import fix, rule_filter, run_rules, settle
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
+from ..model.settings import Settings
+from .header_thresholds import included_thresholds
 from .job import CHECK, DIFF, FIX, Job
+from .paths import project_root_of
 from .writer import ChangedOnDisk, atomic_write, remove_leftovers
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_GUARD_RULES = frozenset({"HG101", "HG102", "HG103"})
 
 
 def run(job: Job) -> FileReport:
@@ -71,19 +76,33 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         file = FileAnalysis(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
+        if not job.settings.header_defines and not _GUARD_RULES.isdisjoint(worth):
+            report.free_thresholds = file.free_thresholds
         findings = settle(file, found, job.codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
+    settings = _with_header_thresholds(job, data) if not _GUARD_RULES.isdisjoint(worth) else job.settings
+    result = fix(job.filename, data, settings, job.codes, unsafe=job.unsafe_fixes)
     if result.remaining:
         report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)
     if result.error:
         report.errors.append(ToolMessage(job.filename, result.error))
+    report.notes += [ToolMessage(job.filename, message) for message in result.unproven]
     if job.mode == DIFF and result.data != data:
         report.diff = unified_diff(job.filename, data, result.data)
     return result.data
+
+
+def _with_header_thresholds(job: Job, data: bytes) -> Settings:
+    """The job's settings with the thresholds its included project headers define (a fix run
+    writes as it goes, so it reads them first; a check run settles them after the run)."""
+    if job.path == "-" or job.settings.header_defines:
+        return job.settings
+    names = FileAnalysis(job.filename, data, job.settings).free_thresholds
+    found = included_thresholds(job.path, names, project_root_of(job.path)) if names else {}
+    return replace(job.settings, header_defines=tuple(sorted(found.items()))) if found else job.settings
 
 
 def _why_skipped(data: bytes) -> str:

@@ -18,12 +18,15 @@ from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
 from ..model.defines import MISSPELLING, tree_near_miss_defines
 from ..model.platforms import MacroSet
+from ..model.project_profile import ProjectProfile
 from ..model.settings import Settings
 from ..model.spelling import settings_known
 from .build_scope import with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
+from .header_thresholds import included_thresholds
 from .job import CHECK, Job
+from .paths import project_root_of
 
 COMMAND_LINE = "command line"
 
@@ -136,7 +139,11 @@ def to_settings(options: Options) -> Settings:
     models = options.models
     if models is None:
         models = ("hip", "torch-hipify", *(model.name for model in options.user_models))
-    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm)
+    profile = ProjectProfile(rocm_build_macros=tuple((name, 1) for name in options.rocm_build_macros),
+                             cuda_build_macros=frozenset(options.cuda_build_macros),
+                             build_definitions=options.rocm_build_defines, infer=options.infer_platforms,
+                             hipify=options.hipify, choose_models=options.models is None)
+    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile)
 
 
 def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:
@@ -174,6 +181,28 @@ def settle_defines(jobs: Sequence[Job], reports: list[FileReport],
         return reports
     redo = [replace(jobs[number], near_misses_of=frozenset(), settings=replace(
         jobs[number].settings, project_defines=reports[number].assumed_undefined & defined)) for number in again]
+    settled = list(reports)
+    for number, report in zip(again, rerun(redo)):
+        settled[number] = report
+    return settled
+
+
+def settle_thresholds(jobs: Sequence[Job], reports: list[FileReport],
+                      rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the project headers are read for thresholds: a file whose
+    CUDA version guards compare with names it does not define (`free_thresholds`), which a
+    project header it includes defines, is checked again with their values (spec §11.3)."""
+    again, redo = [], []
+    for number, report in enumerate(reports):
+        job = jobs[number]
+        if report.free_thresholds and job.path != "-":
+            found = included_thresholds(job.path, report.free_thresholds, project_root_of(job.path))
+            if found:
+                again.append(number)
+                redo.append(replace(job, near_misses_of=frozenset(),
+                                    settings=replace(job.settings, header_defines=tuple(sorted(found.items())))))
+    if not again:
+        return reports
     settled = list(reports)
     for number, report in zip(again, rerun(redo)):
         settled[number] = report

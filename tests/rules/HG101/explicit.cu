@@ -30,7 +30,7 @@
 #if CUDA_VERSION >= 11000
 #endif
 #endif
-#if CUDA_VERSION >= 11000 || defined(SOMETHING_ELSE)
+#if CUDA_VERSION >= 11000 && defined(__CUDACC__)
 #endif
 // #if CUDA_VERSION >= 11000 in a comment
 /* #if CUDA_VERSION >= 11000 in a block comment

@@ -10,5 +10,5 @@
 #if defined(FOO)
 #elif (CUDA_VERSION <= 10020) || defined(USE_ROCM)  // expect: HG102
 #endif
-#if CUDA_VERSION < 11000 && defined(MAYBE)
+#if (CUDA_VERSION < 11000 || defined(USE_ROCM)) && defined(MAYBE)  // expect: HG102
 #endif

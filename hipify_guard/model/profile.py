@@ -1,0 +1,307 @@
+"""The platforms one file is judged under (spec §11.1): the configured models, refined by what the
+project and the file itself say about its builds.
+
+- The project's build macros: configured (`rocm-build-macros`, `cuda-build-macros`), read from
+  its build files, or inferred from their names (`platform_names`) and from how the file uses them:
+  a CUDA-side name is the CUDA build's when the project shows the ROCm side of the same prefix or
+  an `#if defined(X_CUDA) ... #elif defined(X_HIP)` chain says so, and never when a condition
+  tests it together with a ROCm macro (`defined(USE_CUDA) && !defined(USE_ROCM)`: PyTorch's
+  ROCm builds define USE_CUDA too). ROCm-side names are defined in every ROCm model and undefined
+  on CUDA; CUDA-side build macros are undefined in every ROCm model.
+- NVIDIA's compiler macros (`__NVCC__`, `__CUDACC_RTC__`, `__CUDA_ARCH__`, ...) are undefined on
+  every ROCm route, unless a model defines them (ggml's HIP build defines `__CUDA_ARCH__`).
+- A file with device code (`__global__`, `<<<`, `__device__` in code, or a `.cu`/`.hip` file) is
+  compiled by hipcc on ROCm: `__HIPCC__` and `__HIP__` are defined for it.
+- Definitions the ROCm build makes (`-D__HIP_PLATFORM_HCC__=1` in CuPy's and gloo's builds).
+- The built-in models (spec §11.4): a file that includes PyTorch's headers (`torch/`, `ATen/`,
+  `c10/`), or any file of a project built through PyTorch's hipify, is judged under
+  `torch-hipify` only, with TORCH_HIP_VERSION undefined unless the project is PyTorch itself (an
+  extension's build does not define it); a file of a project that never uses it, under `hip`
+  only (unless the configuration names the models).
+
+What the configuration or a model fixes is never overridden by inference.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
+
+from ..cpp.nodes import Binary, Defined, Identifier, Node, Paren, Unary, children
+from .platform_names import CUDA, ROCM, build_macro, is_nvidia_compiler_macro
+from .platforms import UNDEFINED, Platform
+from .project_profile import ProjectProfile
+
+if TYPE_CHECKING:
+    from ..core.source import LineIndex
+    from ..cpp.groups import Arm, GroupTree
+    from ..cpp.scanner import Scan
+    from .settings import Settings
+
+
+class FileAnalysis(Protocol):
+    """What the profile reads of an analysed file (`analysis.FileAnalysis`)."""
+
+    filename: str
+    data: bytes
+    settings: Settings
+    scan: Scan
+    tree: GroupTree
+    lines: LineIndex
+
+    def condition(self, arm: Arm):  # noqa: ANN201 - returns analysis.Condition
+        """The parsed condition of an arm."""
+
+Value = "int | str | None"
+_DEVICE_MARKERS = (b"__global__", b"<<<", b"__device__")
+_TORCH_HEADERS = (b"torch/", b"ATen/", b"c10/")
+HIP_MODEL, TORCH_MODEL = "hip", "torch-hipify"
+BUILTIN_MODELS = (HIP_MODEL, TORCH_MODEL)
+_DEVICE_EXTENSIONS = (".cu", ".hip")
+COMPILER_DEFINED = ("__HIPCC__", "__HIP__")
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """How one macro was judged for a file, and why."""
+
+    name: str
+    rocm: int | str | None  # its value in every ROCm model (UNDEFINED: undefined there)
+    reason: str
+
+
+@dataclass(frozen=True)
+class FilePlatforms:
+    """The CUDA platform and the ROCm models of one file, with the judgements that refined them."""
+
+    cuda: Platform
+    rocm_models: tuple[Platform, ...]
+    judgements: tuple[Judgement, ...] = ()
+    explicit_rocm: frozenset[str] = field(default_factory=frozenset)  # names whose test is an explicit ROCm test
+    models_reason: str = ""  # why only some of the built-in models judge this file ("": all do)
+
+
+def file_platforms(file: FileAnalysis) -> FilePlatforms:
+    """The platforms `file` is judged under (module doc)."""
+    settings = file.settings
+    profile = settings.profile
+    judgements = list(_judgements(file, profile))
+    on_rocm = {j.name: j.rocm for j in judgements}
+    rocm_side = frozenset(name for name, value in on_rocm.items() if value is not UNDEFINED)
+    macros = settings.macros
+    explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro} | rocm_side
+    cuda_fixed = {name: UNDEFINED for name in rocm_side if name not in COMPILER_DEFINED}
+    models, why, extension = _models(file, profile)
+    chosen = [model for model in settings.rocm_models if models is None or model.name.split("@")[0] in models
+              or model.name.split("@")[0] not in BUILTIN_MODELS]
+    if extension:  # cpp_extension builds do not define TORCH_HIP_VERSION (spec §3)
+        judgements.append(Judgement("TORCH_HIP_VERSION", UNDEFINED, "a PyTorch extension's build does not define it"))
+    refined = tuple(_refined(model, {**on_rocm, **({"TORCH_HIP_VERSION": UNDEFINED} if extension else {})})
+                    for model in chosen)
+    return FilePlatforms(_refined(settings.cuda, cuda_fixed), refined, tuple(judgements), frozenset(explicit), why)
+
+
+def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str] | None, str, bool]:
+    """The built-in models the file is judged under (None: every configured one), why, and
+    whether it is built as a PyTorch extension, whose build leaves TORCH_HIP_VERSION undefined
+    (every project that includes PyTorch's headers but PyTorch itself)."""
+    if not profile.choose_models:
+        return None, "", False
+    extension = profile.hipify != "torch"
+    for directive in file.scan.directives:
+        if directive.kind == "include" and file.data[slice(*directive.argument)].lstrip(b'<"').startswith(_TORCH_HEADERS):
+            line = file.lines.line_of(directive.hash)
+            return frozenset({TORCH_MODEL}), f"PyTorch's hipify only: the file includes PyTorch's headers (line {line})", extension
+    if profile.hipify in ("torch", "torch-extension"):
+        return frozenset({TORCH_MODEL}), "PyTorch's hipify only: the project builds through it", extension
+    if profile.hipify == "native":
+        return frozenset({HIP_MODEL}), "native HIP only: the project does not build through PyTorch's hipify", False
+    return None, "", False
+
+
+def _refined(platform: Platform, facts: Mapping[str, int | str | None]) -> Platform:
+    """`platform` with the facts it does not fix already (a model's own definitions win)."""
+    new = {name: value for name, value in facts.items() if name not in platform.fixed and name not in platform.renames}
+    if not new:
+        return platform
+    return dataclasses.replace(platform, fixed={**platform.fixed, **new})
+
+
+def _judgements(file: FileAnalysis, profile: ProjectProfile) -> Iterator[Judgement]:
+    configured_rocm = dict(profile.rocm_build_macros)
+    for name, value in profile.build_definitions:
+        yield Judgement(name, value, "the ROCm build defines it")
+    for name, value in configured_rocm.items():
+        yield Judgement(name, value, "a ROCm build macro of the project")
+    for name in sorted(profile.cuda_build_macros - configured_rocm.keys()):
+        yield Judgement(name, UNDEFINED, "a CUDA build macro of the project")
+    if not profile.infer:
+        return
+    known = {name for name, _ in profile.build_definitions} | configured_rocm.keys() | profile.cuda_build_macros
+    uses = _Uses(file)
+    for name in sorted(profile.inferred_cuda_build - known):
+        if name in uses.names and name not in uses.with_rocm:
+            yield Judgement(name, UNDEFINED, "only the CUDA build defines it (build files)")
+    known |= profile.inferred_cuda_build
+    for name in sorted(uses.names - known):
+        judged = _by_name(name, uses, profile)
+        if judged is not None:
+            yield judged
+    device = _device_code(file)
+    if device:
+        for name in COMPILER_DEFINED:
+            if name not in known:
+                yield Judgement(name, 1, f"hipcc compiles this file ({device})")
+
+
+def _by_name(name: str, uses: _Uses, profile: ProjectProfile) -> Judgement | None:
+    if is_nvidia_compiler_macro(name):
+        return Judgement(name, UNDEFINED, "only NVIDIA's compilers define it")
+    switch = build_macro(name)
+    if switch is None:
+        return None
+    if switch.side == ROCM:
+        return Judgement(name, 1, "its name says it is the ROCm build's switch")
+    if name in uses.with_rocm:
+        return None  # tested together with a ROCm macro: the ROCm build defines it too
+    if name in uses.before_rocm:
+        return Judgement(name, UNDEFINED, f"line {uses.before_rocm[name]} tests it before a ROCm arm of the same #if")
+    if switch.prefix:
+        pair = next((other for other in sorted(uses.rocm_switches | profile.platform_names)
+                     if (build := build_macro(other)) and build.side == ROCM and build.prefix == switch.prefix), None)
+        if pair is not None:
+            return Judgement(name, UNDEFINED, f"the CUDA side of {pair} (one GPU backend per build)")
+    return None
+
+
+class _Uses:
+    """How the file's conditions use each name: together with a ROCm macro, or in an arm before a
+    ROCm arm of the same conditional."""
+
+    def __init__(self, file: FileAnalysis) -> None:
+        self.names: set[str] = set()
+        self.with_rocm: set[str] = set()
+        self.before_rocm: dict[str, int] = {}
+        self._file = file
+        self._collect()
+
+    @cached_property
+    def rocm_switches(self) -> frozenset[str]:
+        """The ROCm-side build switches among the names."""
+        return frozenset(name for name in self.names if (switch := build_macro(name)) and switch.side == ROCM)
+
+    def _is_rocm(self, name: str) -> bool:
+        macros = self._file.settings.macros
+        if name in macros.rocm_macros or name == macros.rocm_macro:
+            return True
+        switch = build_macro(name)
+        return switch is not None and switch.side == ROCM
+
+    def _collect(self) -> None:
+        file = self._file
+        conjuncts: dict[int, list[set[str]]] = {}  # arm hash -> the names of each conjunct of its own condition
+        for conditional in file.tree.conditionals:
+            positive_before: list[tuple[str, int]] = []
+            for arm in conditional.arms:
+                condition = file.condition(arm).term
+                if condition is None:
+                    continue
+                self.names |= condition.names
+                parts = [_names(part) for part in _conjuncts(condition.node)]
+                conjuncts[arm.directive.hash] = parts
+                line = file.lines.line_of(arm.directive.hash)
+                own_positive = set(_positive(condition.node))
+                if any(self._is_rocm(name) for name in own_positive):
+                    for name, at in positive_before:
+                        self.before_rocm.setdefault(name, at)
+                positive_before += [(name, line) for name in own_positive]
+        for conditional in file.tree.conditionals:
+            for arm in conditional.arms:
+                parts = list(conjuncts.get(arm.directive.hash, ()))
+                enclosing = arm.conditional.parent
+                while enclosing is not None:
+                    parts += conjuncts.get(enclosing.directive.hash, ())
+                    enclosing = enclosing.conditional.parent
+                self._note_together(parts)
+
+    def _note_together(self, parts: list[set[str]]) -> None:
+        """CUDA-side switches in one conjunct of a path and a ROCm macro in another coexist (an
+        `#if defined(X_CUDA) || defined(X_HIP)` conjunct alone says nothing)."""
+        rocm = {index for index, part in enumerate(parts) if any(self._is_rocm(name) for name in part)}
+        if rocm:
+            for index, part in enumerate(parts):
+                if rocm - {index}:
+                    self.with_rocm |= _cuda_side(part)
+
+
+def _cuda_side(names: Iterable[str]) -> set[str]:
+    return {name for name in names if (switch := build_macro(name)) and switch.side == CUDA}
+
+
+def _conjuncts(node: Node) -> Iterator[Node]:
+    """The operands of the top-level `&&` chain (through parentheses)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        while isinstance(item, Paren):
+            item = item.inner
+        if isinstance(item, Binary) and item.op == "&&":
+            stack += [item.right, item.left]
+        else:
+            yield item
+
+
+def _names(node: Node) -> set[str]:
+    found, stack = set(), [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (Identifier, Defined)):
+            found.add(item.name)
+        stack.extend(children(item))
+    return found
+
+
+def _positive(node: Node) -> Iterator[str]:
+    """Names tested positively (under an even number of `!`)."""
+    stack = [(node, False)]
+    while stack:
+        item, negated = stack.pop()
+        if isinstance(item, (Identifier, Defined)):
+            if not negated:
+                yield item.name
+        elif isinstance(item, Unary) and item.op == "!":
+            stack.append((item.operand, not negated))
+        else:
+            stack.extend((child, negated) for child in children(item))
+
+
+def _device_code(file: FileAnalysis) -> str:
+    """Why `file` is device code ("" when it is not): its extension, or a marker in its code."""
+    name = file.filename.lower()
+    if name.endswith(_DEVICE_EXTENSIONS):
+        return f"a {name.rsplit('.', 1)[1]} file"
+    directives = file.scan.directives
+    starts = [d.hash for d in directives]
+    comments = file.scan.comments
+    comment_starts = [start for start, _ in comments]
+    for marker in _DEVICE_MARKERS:
+        position = file.data.find(marker)
+        while position != -1:
+            if not _inside(position, starts, directives) and not _in_comment(position, comment_starts, comments):
+                return f"`{marker.decode()}` at line {file.lines.line_of(position)}"
+            position = file.data.find(marker, position + len(marker))
+    return ""
+
+
+def _inside(offset: int, starts: list[int], directives) -> bool:  # noqa: ANN001 - a Directive tuple
+    index = bisect.bisect_right(starts, offset) - 1
+    return index >= 0 and directives[index].end >= offset
+
+
+def _in_comment(offset: int, starts: list[int], comments: tuple[tuple[int, int], ...]) -> bool:
+    index = bisect.bisect_right(starts, offset) - 1
+    return index >= 0 and comments[index][1] > offset

@@ -1,0 +1,25 @@
+"""What a project's configuration and build files say about its platforms (see `profile`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectProfile:
+    """What the configuration and the project's build files say about its platforms."""
+
+    rocm_build_macros: tuple[tuple[str, int | str], ...] = ()  # defined in every ROCm build (name, value)
+    cuda_build_macros: frozenset[str] = frozenset()  # undefined in every ROCm build
+    # Read as CUDA-only from the build files: undefined in the ROCm models unless a file tests one
+    # together with a ROCm macro (then the ROCm build defines it too, whatever the build files say).
+    inferred_cuda_build: frozenset[str] = frozenset()
+    build_definitions: tuple[tuple[str, int | str | None], ...] = ()  # what the ROCm build's commands define
+    platform_names: frozenset[str] = frozenset()  # build-switch names the project mentions (prefix pairs)
+    infer: bool = True  # infer the file's build macros from names, chains and device code
+    # How the project's CUDA sources reach ROCm: "torch" (PyTorch itself, whose build defines
+    # TORCH_HIP_VERSION), "torch-extension" (through PyTorch's hipify in an extension's build,
+    # which does not), "native" (hipcc, or hipify-perl/clang), "" (unknown). Decides the built-in models a file is judged under,
+    # unless the configuration names them (`choose_models` False).
+    hipify: str = ""
+    choose_models: bool = True

@@ -1,0 +1,92 @@
+"""The project's platforms (spec §11.1-11.4): build macros from the configuration and from names,
+definitions the ROCm build makes, thresholds in included headers, the models a file is judged
+under, and what `init` and `files` say about them. Real CLI runs on projects written to disk."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conftest import require_tool, run_cli
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A git work tree (the project root) holding `files`."""
+    require_tool("git")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def _found(root: Path, *args: str) -> list[tuple[str, int, str]]:
+    result = run_cli("check", "--no-cache", "--output-format", "json", *args, cwd=root)
+    assert result.code in (0, 1), result.stderr
+    return sorted((item["filename"].removeprefix("./"), item["location"]["row"], item["code"])
+                  for item in result.json())
+
+
+GUARDS = """\
+#if defined(LUMEN_USE_CUDA) && CUDA_VERSION >= 12000
+cuda_build_only();
+#endif
+#ifdef __HIP_PLATFORM_HCC__
+hip_hcc();
+#endif
+#if CUDART_VERSION >= 11080
+#endif
+"""
+
+
+def test_configured_build_macros_and_definitions_decide_what_rocm_sees(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"src/kernel.cu": GUARDS})
+    assert _found(root, "--isolated") == [("src/kernel.cu", 1, "HG101"), ("src/kernel.cu", 4, "HG106"),
+                                          ("src/kernel.cu", 7, "HG101")]
+    (root / "hipify-guard.toml").write_text(
+        'cuda-build-macros = ["LUMEN_USE_CUDA"]\n[rocm-build-defines]\n__HIP_PLATFORM_HCC__ = 1\n', encoding="utf-8")
+    assert _found(root) == [("src/kernel.cu", 7, "HG101")]
+
+
+def test_a_name_pair_makes_the_cuda_side_a_build_macro_and_infer_platforms_false_turns_it_off(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"src/kernel.cu": "#ifdef LUMEN_USE_HIP\n#include <hip/hip_runtime.h>\n#endif\n" + GUARDS})
+    assert [row for _, row, code in _found(root) if code == "HG101"] == [10]
+    (root / "hipify-guard.toml").write_text("infer-platforms = false\n", encoding="utf-8")
+    assert [row for _, row, code in _found(root) if code == "HG101"] == [4, 10]
+
+
+def test_a_threshold_header_and_its_user(tmp_path: Path) -> None:
+    """`common.cuh` defines CUDART_HMAX; `ops/hmax.cu` includes it and compares with it: a version
+    test like any other, in check runs (cached or not) and in fix runs."""
+    root = _project(tmp_path, {
+        "src/common.cuh": "#pragma once\n#define CUDART_HMAX 11070  // CUDA 11.7\n#define FROM_BUILD BUILD_LEVEL\n",
+        "src/ops/hmax.cu": ('#include "../common.cuh"\n#if CUDART_VERSION >= CUDART_HMAX\nhmax2();\n#endif\n'
+                            "#if CUDART_VERSION >= FROM_BUILD\n#endif\n"),
+    })
+    assert _found(root) == [("src/ops/hmax.cu", 2, "HG101")]
+    warm = [run_cli("check", "--output-format", "json", cwd=root).json() for _ in range(2)]
+    assert [item["location"]["row"] for item in warm[1]] == [2]
+    result = run_cli("check", "--fix", cwd=root)
+    assert result.code == 0, result.stdout + result.stderr
+    assert b"#if CUDART_VERSION >= CUDART_HMAX && !defined(USE_ROCM)\n" in (root / "src/ops/hmax.cu").read_bytes()
+
+
+def test_a_pytorch_extension_is_judged_under_pytorchs_hipify_only(tmp_path: Path) -> None:
+    """No "(native HIP, ...)" and no HG103 where only PyTorch's hipify builds the file: an
+    extension's build leaves TORCH_HIP_VERSION undefined, so `#ifdef CUDA_VERSION` is false."""
+    root = _project(tmp_path, {"csrc/ext.cu": "#include <torch/extension.h>\n#ifdef CUDA_VERSION\n#endif\n"
+                                              "#if CUDA_VERSION >= 11000\n#endif\n"})
+    result = run_cli("check", "--no-cache", "--output-format", "json", cwd=root)
+    found = result.json()
+    assert [(item["code"], item["location"]["row"]) for item in found] == [("HG101", 2), ("HG101", 4)]
+    assert all("PyTorch's hipify renames CUDA_VERSION to TORCH_HIP_VERSION" in item["message"] for item in found)
+    assert not any("native HIP" in item["message"] for item in found)
+    native = _project(tmp_path / "native", {"src/k.cu": "#ifdef CUDA_VERSION\n#endif\n"})
+    assert [code for _, _, code in _found(native, "--config", str(_config(native, 'models = ["hip"]')))] == ["HG101"]
+
+
+def _config(root: Path, text: str) -> Path:
+    path = root / "hipify-guard.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path

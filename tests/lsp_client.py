@@ -131,7 +131,7 @@ class LanguageClient:
         given: Message = capabilities if capabilities is not None else {
             "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]},
                              "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": [
-                                 "quickfix", "source", "source.fixAll"]}}},
+                                 "quickfix", "source", "source.fixAll"]}}, "resolveSupport": {"properties": ["edit"]}},
                              "publishDiagnostics": {"versionSupport": True}},
             "workspace": {"workspaceEdit": {"documentChanges": True}, "configuration": True,
                           "didChangeWatchedFiles": {"dynamicRegistration": True}},

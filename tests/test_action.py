@@ -25,7 +25,8 @@ FINDING = "#if CUDA_VERSION >= 11000\nfast();\n#endif\n"
 
 
 def _check_jsonschema(schema: str, *files: Path) -> subprocess.CompletedProcess[str]:
-    command = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or shutil.which("check-jsonschema")
+    command = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+    command = command or shutil.which("check-jsonschema")
     assert command, "check-jsonschema is a test dependency: pip install '.[test]'"
     return subprocess.run([command, "--builtin-schema", schema, *map(str, files)], capture_output=True, text=True,
                           timeout=300)
@@ -75,7 +76,8 @@ def _steps(document: object) -> list[dict]:
     return []
 
 
-def _run_steps(workspace: Path, given: dict[str, str], skip: tuple[str, ...] = ("Install",)) -> list[tuple[str, int, str]]:
+def _run_steps(workspace: Path, given: dict[str, str],
+               skip: tuple[str, ...] = ("Install",)) -> list[tuple[str, int, str]]:
     """Run the action's `run` steps in order as the runner would; (name, status, output) of each."""
     inputs = {name: spec.get("default", "") for name, spec in ACTION["inputs"].items()} | given
     output_file, path_file = workspace.parent / "github-output", workspace.parent / "github-path"
@@ -97,7 +99,8 @@ def _run_steps(workspace: Path, given: dict[str, str], skip: tuple[str, ...] = (
         if "run" not in step or step["name"].startswith(skip):
             continue
         env = {**os.environ, "GITHUB_OUTPUT": str(output_file), "GITHUB_PATH": str(path_file),
-               "RUNNER_TEMP": str(workspace.parent), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               "RUNNER_TEMP": str(workspace.parent),
+               "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                "NO_COLOR": "1", **{key: value(text) for key, text in step.get("env", {}).items()}}
         done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", value(step["run"])],
                               cwd=workspace, env=env, capture_output=True, text=True, timeout=300)
@@ -151,7 +154,8 @@ def test_the_install_step_installs_from_the_actions_checkout(tmp_path: Path) -> 
     """The first step, for real: a venv in RUNNER_TEMP and pip install of the action's folder
     (a copy of the tracked files, as the runner checks the action out)."""
     checkout = tmp_path / "action"
-    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True).stdout
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
     for name in filter(None, tracked.decode().split("\0")):
         if (ROOT / name).is_file():
             (checkout / name).parent.mkdir(parents=True, exist_ok=True)
@@ -165,5 +169,6 @@ def test_the_install_step_installs_from_the_actions_checkout(tmp_path: Path) -> 
                           capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stdout + done.stderr
     added = (tmp_path / "github-path").read_text().strip()
-    version = subprocess.run([str(Path(added) / "hipify-guard"), "--version"], capture_output=True, text=True, timeout=120)
+    version = subprocess.run([str(Path(added) / "hipify-guard"), "--version"], capture_output=True, text=True,
+                             timeout=120)
     assert version.returncode == 0 and "hipify-guard" in version.stdout

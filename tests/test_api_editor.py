@@ -39,8 +39,8 @@ def test_fix_diagnostic_refuses_what_it_cannot_prove_or_find() -> None:
                                isolated=True)
     assert stale.data == b"\n" + TWO and "not in the file" in stale.report.errors[0].message
     unterminated = b"#if CUDA_VERSION >= 11000\n"
-    never = api.fix_diagnostic(unterminated, "a.cu", api.check_source(unterminated, "a.cu", isolated=True).diagnostics[0],
-                               isolated=True)
+    first = api.check_source(unterminated, "a.cu", isolated=True).diagnostics[0]
+    never = api.fix_diagnostic(unterminated, "a.cu", first, isolated=True)
     assert never.data == unterminated and "HG901" in never.report.errors[0].message
 
 

@@ -33,7 +33,8 @@ def client(tmp_path: Path) -> Iterator[LanguageClient]:
     started.kill()
 
 
-def _actions(client: LanguageClient, uri: str, line: int, only: list[str] | None = None) -> list[dict]:
+def _listed(client: LanguageClient, uri: str, line: int, only: list[str] | None = None) -> list[dict]:
+    """The code actions offered on a line (`codeAction`)."""
     context: dict = {"diagnostics": []}
     if only is not None:
         context["only"] = only
@@ -42,6 +43,18 @@ def _actions(client: LanguageClient, uri: str, line: int, only: list[str] | None
                                                 "end": {"line": line, "character": 0}}, "context": context})
     assert "result" in response, response
     return response["result"] or []
+
+
+def _actions(client: LanguageClient, uri: str, line: int, only: list[str] | None = None) -> list[dict]:
+    """The actions on a line with their edits, resolved as an editor resolves the one it picks
+    (`codeAction/resolve`); an action whose edit could not be proven is left out."""
+    resolved = []
+    for action in _listed(client, uri, line, only):
+        if "edit" not in action:
+            action = client.request("codeAction/resolve", action)["result"]
+        if "edit" in action:
+            resolved.append(action)
+    return resolved
 
 
 def _edits(action: dict) -> list[dict]:
@@ -98,7 +111,8 @@ def test_an_editing_session_from_open_to_exit(client: LanguageClient, tmp_path: 
     assert "| ROCm, native HIP (hip) | false |" in text and "| ROCm, PyTorch's hipify (torch-hipify) | false |" in text
     assert shown["range"]["start"] == {"line": 0, "character": 0}
     elif_hover = _hover(client, uri, 5)["contents"]["value"]
-    assert "#elif CUDA_VERSION < 11000" in elif_hover and "not reached (an enclosing condition excludes it)" in elif_hover
+    assert "#elif CUDA_VERSION < 11000" in elif_hover
+    assert "not reached (an enclosing condition excludes it)" in elif_hover
     assert _hover(client, uri, 1) is None  # `fast();` is no directive
 
     assert client.close() == 0
@@ -107,7 +121,8 @@ def test_an_editing_session_from_open_to_exit(client: LanguageClient, tmp_path: 
 
 def test_the_suppression_comment_is_one_check_accepts(client: LanguageClient, tmp_path: Path) -> None:
     client.initialize(tmp_path)
-    text = "#if CUDA_VERSION >= 11000  // old toolkits\nfast();\n#endif\n#if CUDART_VERSION >= 11000 && \\\n  X\n#endif\n"
+    text = ("#if CUDA_VERSION >= 11000  // old toolkits\nfast();\n#endif\n"
+            "#if CUDART_VERSION >= 11000 && \\\n  X\n#endif\n")
     uri = client.open(tmp_path / "a.cu", text)
     assert [d["code"] for d in client.diagnostics(uri, 1)] == ["HG101", "HG101"]
     suppress = [a for a in _actions(client, uri, 4) if "suppress" in a["title"]]
@@ -124,8 +139,40 @@ def test_the_suppression_comment_is_one_check_accepts(client: LanguageClient, tm
     assert run_cli("check", "--isolated", str(tmp_path / "a.cu")).code == 0  # `check` agrees
 
 
+def test_actions_are_listed_at_once_and_proven_when_picked(client: LanguageClient, tmp_path: Path) -> None:
+    """A client that resolves actions gets them without edits (no proof yet: cheap on every cursor
+    move); the proof comes with `codeAction/resolve`, and a failed one says why."""
+    assert client.initialize(tmp_path)["capabilities"]["codeActionProvider"]["resolveProvider"]
+    text = "#if CUDA_VERSION >= 11000 // hipify-guard: ignore[HG102]\n#endif\n"
+    uri = client.open(tmp_path / "a.cu", text)
+    assert [d["code"] for d in client.diagnostics(uri, 1)] == ["HG101", "HG902"]
+    listed = _listed(client, uri, 0)
+    assert [a["title"] for a in listed] == [
+        "hipify-guard (HG101): Exclude ROCm explicitly with `defined(USE_ROCM)`",
+        "hipify-guard (HG101): suppress with a comment",
+        "hipify-guard (HG902): Remove the unused suppression",
+        "hipify-guard (HG902): suppress with a comment",
+        "hipify-guard: fix all (safe fixes)",
+    ]
+    assert not any("edit" in action for action in listed)
+    proven = client.request("codeAction/resolve", listed[2])["result"]
+    assert apply_edits(text, _edits(proven)) == "#if CUDA_VERSION >= 11000\n#endif\n"
+    refused = client.request("codeAction/resolve", listed[3])["result"]
+    assert "edit" not in refused
+    shown = client.wait(lambda m: m.get("method") == "window/showMessage")["params"]
+    assert shown["type"] == 2 and "no comment could be proven to suppress HG902 at line 1" in shown["message"]
+    client.change(uri, text + "\n", 2)
+    client.diagnostics(uri, 2)
+    stale = client.request("codeAction/resolve", listed[0])["result"]
+    assert "edit" not in stale
+    shown = client.wait(lambda m: m.get("method") == "window/showMessage")["params"]
+    assert "the document changed" in shown["message"]
+    assert "error" not in client.request("codeAction/resolve", {"title": "not ours", "data": [1]})
+
+
 def test_fix_all_gives_what_check_fix_writes(client: LanguageClient, tmp_path: Path) -> None:
-    text = "#if CUDA_VERSION >= 11000\n#endif\r\n#if CUDA_VERSION < 11000\n#endif\n// é 😀\n#if CUDA_VERSION >= 12000\n#endif\n"
+    text = ("#if CUDA_VERSION >= 11000\n#endif\r\n#if CUDA_VERSION < 11000\n#endif\n"
+            "// é 😀\n#if CUDA_VERSION >= 12000\n#endif\n")
     client.initialize(tmp_path)
     uri = client.open(tmp_path / "all.cuh", text)
     assert len(client.diagnostics(uri, 1)) == 3
@@ -199,8 +246,9 @@ def test_the_client_registers_for_configuration_files(client: LanguageClient, tm
 
 
 def test_settings_from_the_editor_apply_and_are_checked(client: LanguageClient, tmp_path: Path) -> None:
-    client.initialize(tmp_path, options={"unsafeFixes": "yes", "colour": 1})
-    uri = client.open(tmp_path / "a.cu", GUARDS)
+    root = tmp_path / "workspace"  # (the server runs in tmp_path)
+    client.initialize(root, options={"unsafeFixes": "yes", "colour": 1})
+    uri = client.open(root / "a.cu", GUARDS)
     assert [d["code"] for d in client.diagnostics(uri, 1)] == ["HG101"]
     logged = " ".join(client.logs())
     assert "option 'unsafeFixes' must be a bool" in logged and "unknown option 'colour'" in logged
@@ -213,6 +261,13 @@ def test_settings_from_the_editor_apply_and_are_checked(client: LanguageClient, 
     assert "configuration error" in error["message"] and "selekt" in error["message"]
     client.notify("workspace/didChangeConfiguration", {"settings": {"hipify-guard": {"isolated": True}}})
     assert [d["code"] for d in client.diagnostics(uri, 1)] == ["HG101"]
+    (root / "ci").mkdir(parents=True)
+    (root / "ci" / "guards.toml").write_text('ignore = ["HG101"]\n')
+    client.notify("workspace/didChangeConfiguration", {"settings": {"hipify-guard": {"config": "ci/guards.toml"}}})
+    assert client.diagnostics(uri, 1) == []  # relative to the workspace's root, not to the server's folder
+    client.notify("workspace/didChangeConfiguration", {"settings": {"hipify-guard": {"config": "ci/missing.toml"}}})
+    [missing] = client.diagnostics(uri, 1)
+    assert "configuration error" in missing["message"] and "missing.toml" in missing["message"]
 
 
 def test_excluded_files_and_unsaved_buffers(client: LanguageClient, tmp_path: Path) -> None:
@@ -275,8 +330,8 @@ def test_hover_is_plain_text_for_clients_without_markdown(client: LanguageClient
     broken = _hover(client, uri, 3)["contents"]["value"]
     assert "the condition does not parse" in broken and "unknown" in broken
     assert client.request("textDocument/codeAction", {  # `changes`, for a client without documentChanges
-        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-        "context": {"diagnostics": []}})["result"][0]["edit"]["changes"][uri]
+        "textDocument": {"uri": uri}, "context": {"diagnostics": []},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}})["result"][0]["edit"]["changes"][uri]
 
 
 def test_malformed_messages_get_answers_and_the_server_goes_on(client: LanguageClient, tmp_path: Path) -> None:
@@ -290,6 +345,9 @@ def test_malformed_messages_get_answers_and_the_server_goes_on(client: LanguageC
     client.send_bytes(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": 1}}}')
     client.send_bytes(b"[" * 100_000 + b"]" * 100_000)  # deeper than any JSON parser recurses
     assert client.wait(lambda m: "error" in m and m.get("id", 0) is None)["error"]["code"] == -32700
+    for not_a_message in (b"[1, 2]", b'"text"', b'{"id": 9, "method": "shutdown"}'):  # (no "jsonrpc")
+        client.send_bytes(not_a_message)
+        assert client.wait(lambda m: "error" in m and m.get("id", 0) is None)["error"]["code"] == -32600
     wrong = (None, [], 7, "x", {"textDocument": {"uri": "file:///nowhere.cu"}, "position": {"line": -1}},
              {"textDocument": {"uri": "file:///nowhere.cu", "version": 2}, "contentChanges": [{"text": 1}]})
     for method in ("textDocument/hover", "textDocument/codeAction"):
@@ -312,8 +370,8 @@ def test_text_that_is_not_unicode(client: LanguageClient, tmp_path: Path) -> Non
     JSON are checked as U+FFFD with a warning, positions unchanged, and never written back."""
     client.initialize(tmp_path)
     broken = tmp_path / "latin1.cu"
-    client.send_bytes(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "'
-                      + broken.as_uri().encode() + b'", "languageId": "cuda", "version": 1, "text": "#if X \xff\xfe"}}}')
+    client.send_bytes(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "%s", '
+                      b'"languageId": "cuda", "version": 1, "text": "#if X \xff\xfe"}}}' % broken.as_uri().encode())
     assert client.wait(lambda m: "error" in m and m.get("id", 0) is None)["error"]["code"] == -32700
     assert any("not JSON in UTF-8" in line for line in client.logs())
 
@@ -334,9 +392,10 @@ def test_text_that_is_not_unicode(client: LanguageClient, tmp_path: Path) -> Non
     assert client.close() == 0
 
 
-def test_other_commands_do_not_import_the_server() -> None:
+def test_other_commands_do_not_import_the_server(tmp_path: Path) -> None:
     """pygls and lsprotocol cost start-up time: only `hipify-guard server` imports them."""
-    for args in (["--version"], ["--help"], ["check", "--help"]):
+    (tmp_path / "a.cu").write_text(GUARDS)
+    for args in (["--version"], ["--help"], ["check", "--help"], ["check", "--exit-zero", "--no-cache", str(tmp_path)]):
         imports = subprocess.run([sys.executable, "-X", "importtime", "-m", "hipify_guard", *args],
                                  capture_output=True, text=True, timeout=120).stderr
         assert "hipify_guard" in imports

@@ -38,8 +38,8 @@ def suppress_finding(path: str, data: bytes, settings: Settings, codes: Sequence
         remaining = check(after, codes)
         if _only_fewer(findings, remaining, found.code):
             return FixResult(new, [found], remaining, after)
-    line = file.lines.line_of(found.start)
-    return FixResult(data, [], findings, file, error=f"no comment could be proven to suppress {found.code} at line {line}")
+    failed = f"no comment could be proven to suppress {found.code} at line {file.lines.line_of(found.start)}"
+    return FixResult(data, [], findings, file, error=failed)
 
 
 def _candidates(file: FileAnalysis, finding: Finding) -> Iterator[bytes]:

@@ -3,6 +3,7 @@ an editor, a finding's fix and a suppression comment as code actions, and each c
 directive's outcome on CUDA and every ROCm model on hover. It never writes a file: the editor
 applies the edits it proposes.
 
-May import `api` (the public Python API) and nothing else of hipify_guard; the only package
-that imports pygls and lsprotocol, and `cli` imports it only when the `server` command runs.
+May import `api` (the public Python API) and the package's `__version__`, nothing else of
+hipify_guard; the only package that imports pygls and lsprotocol, and `cli` imports it only
+when the `server` command runs.
 """

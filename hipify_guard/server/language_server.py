@@ -13,9 +13,10 @@ from pygls.capabilities import get_capability
 from pygls.exceptions import FeatureRequestError, JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.uris import to_fs_path
 
 from .. import __version__, api
-from .actions import KINDS, code_actions
+from .actions import KINDS, code_actions, resolve
 from .diagnostics import diagnostics
 from .documents import Document
 from .hover import hover
@@ -59,10 +60,15 @@ class _Protocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
-    def answer_unparsable(self, error: Exception) -> None:
-        """The JSON-RPC answer to a message that is not JSON (id null, code -32700)."""
-        error_object = {"code": types.ErrorCodes.ParseError.value, "message": f"Parse error: {error}"}
-        self._send_data({"jsonrpc": self.VERSION, "id": None, "error": error_object})
+    def answer_unreadable(self, error: Exception) -> str:
+        """The JSON-RPC answer (id null) to a message that is not JSON (-32700) or not a JSON-RPC
+        message (-32600); returns what it said."""
+        if isinstance(error, (ValueError, RecursionError)):  # (UnicodeDecodeError too: not UTF-8)
+            code, text = types.ErrorCodes.ParseError, f"Parse error: not JSON in UTF-8: {error}"
+        else:
+            code, text = types.ErrorCodes.InvalidRequest, f"Invalid request: not a JSON-RPC message: {error}"
+        self._send_data({"jsonrpc": self.VERSION, "id": None, "error": {"code": code.value, "message": text}})
+        return text
 
 
 class GuardServer(LanguageServer):
@@ -74,19 +80,24 @@ class GuardServer(LanguageServer):
         self.documents: dict[str, Document] = {}
         self.options = ServerOptions()
         self.shut_down = False  # the client asked for `shutdown` (then `exit` is a success)
+        self.root: str | None = None  # the workspace's folder, for a relative `config` option
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Malformed input is answered (a request) or logged; a failing handler is shown."""
         try:
-            if isinstance(error, (ValueError, RecursionError)):  # not JSON, or not UTF-8
-                self.protocol.answer_unparsable(error)
-                self.log(types.MessageType.Error, f"ignored a message that is not JSON in UTF-8: {error}")
-            elif isinstance(error, JsonRpcException) and source is JsonRpcException:
+            if source is JsonRpcException and isinstance(error, JsonRpcException):  # (as read: no id to answer)
                 self.log(types.MessageType.Error, f"ignored a malformed notification: {error!r}")
+            elif source is JsonRpcException:
+                self.log(types.MessageType.Error, f"ignored a message: {self.protocol.answer_unreadable(error)}")
             elif source is not FeatureRequestError:  # (a request's error is in its response)
                 super().report_server_error(error, source)
         except Exception:  # noqa: BLE001 - reporting must never stop the server
             logger.exception("could not report %r", error)
+
+    @property
+    def versioned_edits(self) -> bool:
+        """Whether the client takes edits bound to a document version (`documentChanges`)."""
+        return bool(get_capability(self.client_capabilities, "workspace.workspace_edit.document_changes", False))
 
     def log(self, kind: types.MessageType, text: str) -> None:
         """A line in the client's log of this server."""
@@ -147,7 +158,9 @@ def create_server() -> GuardServer:
     server.feature(types.TEXT_DOCUMENT_DID_CLOSE)(_did_close)
     server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(_did_change_configuration)
     server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(_did_change_watched_files)
-    server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS))(_code_action)
+    server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS,
+                                                                             resolve_provider=True))(_code_action)
+    server.feature(types.CODE_ACTION_RESOLVE)(_resolve_code_action)
     server.feature(types.TEXT_DOCUMENT_HOVER)(_hover)
     return server
 
@@ -161,7 +174,8 @@ def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
 
 
 def _initialize(ls: GuardServer, params: types.InitializeParams) -> None:
-    ls.options = read_options(params.initialization_options)
+    ls.root = (to_fs_path(params.root_uri) if params.root_uri else None) or params.root_path
+    ls.options = read_options(params.initialization_options, ls.root)
 
 
 def _initialized(ls: GuardServer, params: types.InitializedParams) -> None:
@@ -199,7 +213,7 @@ def _did_close(ls: GuardServer, params: types.DidCloseTextDocumentParams) -> Non
 
 
 def _did_change_configuration(ls: GuardServer, params: types.DidChangeConfigurationParams) -> None:
-    options = from_settings(params.settings)
+    options = from_settings(params.settings, ls.root)
     if options is not None:
         ls.use(options)
 
@@ -213,8 +227,22 @@ def _code_action(ls: GuardServer, params: types.CodeActionParams) -> list[types.
     report = ls.report(document) if document is not None else None
     if document is None or report is None:
         return None
-    versioned = get_capability(ls.client_capabilities, "workspace.workspace_edit.document_changes", False)
-    return code_actions(document, report, params.range, ls.options, params.context.only, versioned) or None
+    resolvable = get_capability(ls.client_capabilities, "text_document.code_action.resolve_support.properties", [])
+    return code_actions(document, report, params.range, ls.options, params.context.only, versioned=ls.versioned_edits,
+                        lazy="edit" in (resolvable or [])) or None
+
+
+def _resolve_code_action(ls: GuardServer, action: types.CodeAction) -> types.CodeAction:
+    uri = action.data.get("uri") if isinstance(action.data, dict) else None
+    document = ls.documents.get(uri) if isinstance(uri, str) else None
+    report = ls.report(document) if document is not None else None
+    if document is None or report is None:
+        reason = "the document is not open, or not one the server checks"
+    else:
+        reason = resolve(document, report, action, ls.options, versioned=ls.versioned_edits)
+    if reason:
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"{action.title}: {reason}"))
+    return action
 
 
 def _hover(ls: GuardServer, params: types.HoverParams) -> types.Hover | None:

@@ -2,7 +2,8 @@
 (`workspace/didChangeConfiguration`, under the section `hipify-guard` or at the top level).
 
     {"unsafeFixes": false,          offer the fixes that change ROCm's branch as quick fixes too
-     "config": "/path/ci.toml",     one configuration file for every document (as `check --config`)
+     "config": "ci/guards.toml",    one configuration file for every document (as `check --config`;
+                                    a relative path is relative to the workspace's root folder)
      "isolated": false,             no configuration file at all (as `check --isolated`)
      "settings": {"select": ["HG1"], "policy": "exclude"}}
                                     configuration keys on top of the files (as `check`'s options)
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,18 +35,19 @@ class ServerOptions:
         return {**keys, "config": self.config or None, "isolated": self.isolated}
 
 
-def from_settings(settings: Any) -> ServerOptions | None:
+def from_settings(settings: Any, root: str | None = None) -> ServerOptions | None:
     """The options in workspace settings: their `hipify-guard` section, or the settings themselves
     when they name an option; None when they say nothing about this server."""
     if isinstance(settings, dict) and SECTION in settings:
-        return read_options(settings[SECTION])
+        return read_options(settings[SECTION], root)
     if isinstance(settings, dict) and settings.keys() & _KINDS.keys():
-        return read_options(settings)
+        return read_options(settings, root)
     return None
 
 
-def read_options(given: Any) -> ServerOptions:
-    """The options in `given` (None or a table; unknown keys and wrong types are problems)."""
+def read_options(given: Any, root: str | None = None) -> ServerOptions:
+    """The options in `given` (None or a table; unknown keys and wrong types are problems); a
+    relative `config` is taken relative to `root`, the workspace's folder."""
     if isinstance(given, dict) and SECTION in given:
         given = given[SECTION]
     if given is None:
@@ -61,5 +64,8 @@ def read_options(given: Any) -> ServerOptions:
             problems.append(f"option {key!r} must be a {kind.__name__}, got {type(value).__name__}; ignored")
         else:
             values[key] = value
-    return ServerOptions(values.get("unsafeFixes", False), values.get("config"), values.get("isolated", False),
+    config = values.get("config")
+    if config and root:
+        config = os.path.join(root, config)
+    return ServerOptions(values.get("unsafeFixes", False), config, values.get("isolated", False),
                          values.get("settings", {}), tuple(problems))

@@ -36,7 +36,7 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_layer_contracts_are_kept() -> None:
     result = _lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 3 kept, 0 broken." in result.stdout
+    assert "Contracts: 5 kept, 0 broken." in result.stdout
 
 
 def _planted(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess[str]:
@@ -60,6 +60,12 @@ def test_click_outside_the_command_line_breaks_a_contract(tmp_path: Path) -> Non
     result = _planted(tmp_path, "model/settings.py", "import click  # planted")
     assert result.returncode == 1, result.stdout
     assert "hipify_guard.model is not allowed to import click" in result.stdout
+
+
+def test_the_server_uses_the_public_api_only(tmp_path: Path) -> None:
+    result = _planted(tmp_path, "server/hover.py", "from ..project import config  # planted")
+    assert result.returncode == 1, result.stdout
+    assert "hipify_guard.server is not allowed to import hipify_guard.project" in result.stdout
 
 
 def test_every_folder_is_a_layer_and_is_packaged() -> None:

@@ -10,7 +10,7 @@ import click
 
 from ..cpp.evaluator import EMPTY
 from ..engine.catalogue import load_catalogue
-from ..engine.evaluation import OUTCOME_TEXT, Evaluation, EvalUsageError, definitions, run
+from ..engine.evaluation import OUTCOME_TEXT, Evaluation, EvalUsageError, definitions, platform_label, run
 from ..model.platforms import UNDEFINED
 from ..project.config import ConfigError
 from ..project.workspace import Project
@@ -56,8 +56,8 @@ def eval_command(expression: str, defines: tuple[str, ...], undefines: tuple[str
 def as_text(result: Evaluation) -> str:
     """The human report."""
     lines = [f"expression: {result.expression}", f"value: {_value(result)}{_given(result)}"]
-    width = max(len(_label(platform)) for platform, _ in result.outcomes)
-    lines += [f"{_label(platform).ljust(width)}  {OUTCOME_TEXT[value]}" for platform, value in result.outcomes]
+    width = max(len(platform_label(platform)) + 1 for platform, _ in result.outcomes)
+    lines += [f"{platform_label(platform) + ':':{width}}  {OUTCOME_TEXT[value]}" for platform, value in result.outcomes]
     names = load_catalogue()
     for finding in result.findings:
         name = names[finding.code].name if finding.code in names else ""
@@ -82,10 +82,6 @@ def _given(result: Evaluation) -> str:
 
 def _shown(value: int | str | None) -> str:
     return "<undefined>" if value is UNDEFINED else "<empty>" if value == EMPTY else str(value)
-
-
-def _label(platform: Any) -> str:
-    return f"{'ROCm, ' if platform.is_rocm else ''}{platform.title} ({platform.name}):" if platform.is_rocm else "CUDA:"
 
 
 def as_json(result: Evaluation) -> dict[str, Any]:

@@ -103,6 +103,11 @@ def run(expression: str, given: Definitions, settings: Settings, codes: tuple[st
     return Evaluation(expression, given, value, error, outcomes, tuple(findings), source)
 
 
+def platform_label(platform: Platform) -> str:
+    """How a report names a platform: `CUDA`, or `ROCm, <model title> (<model name>)`."""
+    return f"ROCm, {platform.title} ({platform.name})" if platform.is_rocm else "CUDA"
+
+
 def _with(platform: Platform, given: Definitions) -> Platform:
     """The platform with the given definitions fixing what it leaves free (its own facts win)."""
     return replace(platform, fixed={**given, **platform.fixed})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -20,6 +20,7 @@ from .selection import Selection
 
 MAX_FIX_ROUNDS = 10
 NEVER_REWRITE = "HG901"
+Chosen = Callable[[FileAnalysis, Finding], bool]  # picks one finding of a file (an editor's quick fix)
 
 
 @dataclass
@@ -137,6 +138,32 @@ def _verifies(file: FileAnalysis, findings: list[Finding]) -> str | None:
     except VerificationError as error:
         return str(error)
     return None
+
+
+def fix_finding(path: str, data: bytes, settings: Settings, codes: Sequence[str], chosen: Chosen, *,
+                unsafe: bool) -> FixResult:
+    """Apply the fix of the one finding `chosen` picks, verified as `fix` verifies; the bytes stay
+    unchanged, with an error, when there is no such finding or fix or the fix cannot be proven."""
+    file = FileAnalysis(path, data, settings)
+    findings = check(file, codes)
+    unchanged = FixResult(data, [], findings, file)
+    found = next((finding for finding in findings if chosen(file, finding)), None)
+    allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
+    if found is None:
+        unchanged.error = "fix not applied: the finding is not in the file (any more)"
+    elif found.fix is None or found.fix.applicability not in allowed:
+        unchanged.error = f"fix not applied: this {found.code} has no {'' if unsafe else 'safe '}fix"
+    elif _unreadable(file):
+        unchanged.error = f"fix not applied: {NEVER_REWRITE} (a file the tool never rewrites)"
+    if unchanged.error:
+        return unchanged
+    problem = _verifies(file, [found])
+    if problem is not None:
+        unchanged.error = f"fix not applied, it could not be verified: {problem}"
+        return unchanged
+    new = apply_edits(data, found.fix.edits)
+    after = FileAnalysis(path, new, settings)
+    return FixResult(new, [found], check(after, codes), after)
 
 
 def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
-from ..engine.lint import fix, rule_filter, run_rules, settle
+from ..engine.lint import Chosen, FixResult, fix, fix_finding, rule_filter, run_rules, settle
+from ..engine.suppression_comment import suppress_finding
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
@@ -84,15 +85,34 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         return data
     settings = _with_header_thresholds(job, data) if not _GUARD_RULES.isdisjoint(worth) else job.settings
     result = fix(job.filename, data, settings, job.codes, unsafe=job.unsafe_fixes)
+    _report_fix(job, result, report)
+    if job.mode == DIFF and result.data != data:
+        report.diff = unified_diff(job.filename, data, result.data)
+    return result.data
+
+
+def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, suppress: bool = False) -> bytes:
+    """Fix only the finding `chosen` picks (with `suppress`: add the comment that suppresses it),
+    verified as `process` verifies, filling `report`; returns the new bytes."""
+    skipped = _why_skipped(data)
+    if skipped:
+        report.notes.append(ToolMessage(job.filename, skipped))
+        return data
+    if suppress:
+        result = suppress_finding(job.filename, data, job.settings, job.codes, chosen)
+    else:
+        result = fix_finding(job.filename, data, job.settings, job.codes, chosen, unsafe=job.unsafe_fixes)
+    _report_fix(job, result, report)
+    return result.data
+
+
+def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
     if result.remaining:
         report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)
     if result.error:
         report.errors.append(ToolMessage(job.filename, result.error))
     report.notes += [ToolMessage(job.filename, message) for message in result.unproven]
-    if job.mode == DIFF and result.data != data:
-        report.diff = unified_diff(job.filename, data, result.data)
-    return result.data
 
 
 def _with_header_thresholds(job: Job, data: bytes) -> Settings:

@@ -112,6 +112,11 @@ class Project:
                 _exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
         return bool(exclusions) and any(exclusion(path, is_dir) for exclusion in exclusions)
 
+    def takes(self, path: str) -> bool:
+        """Whether a walk of a folder that holds the file `path` checks it: its extension is one of
+        its configuration's `extensions` and no exclusion pattern matches it (nor a folder above it)."""
+        return _extension(path) in self.options(path).extensions and not self.excluded(path, False)
+
     def extensions(self, roots: Sequence[str]) -> frozenset[str]:
         """The extensions to walk the given roots for (a nested configuration can only narrow them)."""
         inside = [os.path.join(root, "x") if os.path.isdir(root) else root for root in roots or (".",)]

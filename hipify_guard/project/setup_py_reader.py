@@ -1,0 +1,135 @@
+"""Read `setup.py` files (and the project modules they import) for what they build only for ROCm or CUDA.
+
+Parsed with `ast`, never run. Statements are followed in order; `if`/`elif`/`else` tests are
+classified (`IS_HIP_EXTENSION`, `torch.version.hip`, `is_rocm`, `BUILD_TARGET == "rocm"`,
+`ROCM_HOME is not None`: ROCm; `torch.version.cuda`, `not IS_HIP_EXTENSION`, the `else` of a
+ROCm test: CUDA; `torch.cuda.is_available()`: either), and a name assigned a test keeps it
+(`is_rocm = torch.version.hip is not None`). Values are followed as items with the literal they
+came from and the conditions they are there under: strings, lists, `+`/`+=`/`.append`/`.extend`,
+`os.path.join`, `Path(...) / ...`, `glob.glob(...)`, `Path.glob/rglob`, comprehensions and loops
+over them, function bodies (once). What is found:
+
+- sources: paths and globs passed to calls (`CUDAExtension(..., sources=[...])`) or returned;
+  a list only assigned counts where it is assigned;
+- definitions: `define_macros` tuples and `-D` flags stored in flags variables or keys
+  (`extra_compile_args["nvcc"]`, `cxx_args`, `settings['define_macros']`) or passed as
+  `extra_compile_args=`, `define_macros=`, `extra_cflags=`, `extra_cuda_cflags=`.
+
+Modules a `setup.py` imports that are files of the project (beside it or in a folder beside it:
+CuPy's `install/cupy_builder/`, DeepSpeed's `op_builder/`, all top-level modules of a package)
+and that build extensions (they name `Extension`, `define_macros`, `extra_compile_args` ...) are
+read the same way; the project's own runtime package, which a setup.py imports for its version,
+is not. A file that
+does not parse (a Python 2 `setup.py`) is noted and skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import posixpath
+import re
+from collections.abc import Callable, Sequence
+
+from .build_facts import ReaderResult
+from .python_module import Module, ModuleFacts
+from .python_tests import contrasted_names
+
+MAX_MODULES = 40  # project modules read per setup.py
+_BUILDS = re.compile(r"Extension\b|define_macros|extra_compile_args|extra_cuda_cflags|nvcc_args|cxx_args|def sources")
+Reader = Callable[[str], "str | None"]
+
+
+def read_setup_py(root: str, paths: Sequence[str], read: Reader) -> ReaderResult:
+    """What the `setup.py` files `paths` (root-relative) and the project modules they import say."""
+    reader = _Reader(os.path.abspath(root), read)
+    for path in paths:
+        reader.read_script(path)
+    return reader.result()
+
+
+class _Reader:
+    def __init__(self, root: str, read: Reader) -> None:
+        self.root = root
+        self.read = read
+        self.done: set[str] = set()
+        self.facts = ModuleFacts(root)
+        self.files: list[str] = []
+
+    def read_script(self, path: str) -> None:
+        """A setup.py and the project modules it imports that build extensions (once each)."""
+        base = posixpath.dirname(path)
+        tree = self._parse(path) if path not in self.done else None
+        self.done.add(path)
+        if tree is None:
+            return
+        modules = [(path, tree)]
+        for module in self._imports(tree, base)[:MAX_MODULES]:
+            if module not in self.done:
+                self.done.add(module)
+                text = self.read(module)
+                module_tree = self._parse(module) if text is not None and _BUILDS.search(text) else None
+                if module_tree is not None:
+                    modules.append((module, module_tree))
+        contrasted = contrasted_names(module_tree for _, module_tree in modules)
+        for module, module_tree in modules:
+            Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run()
+
+    def _parse(self, path: str) -> ast.Module | None:
+        text = self.read(path)
+        if text is None:
+            return None
+        try:
+            tree = ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            line = getattr(error, "lineno", None)
+            self.facts.notes.append(f"{path}:{line or 1}: not read as Python ({type(error).__name__}); left out")
+            return None
+        self.files.append(path)
+        return tree
+
+    def _imports(self, tree: ast.Module, base: str) -> list[str]:
+        """The project files the module imports: modules or packages beside the setup.py or one folder below."""
+        names = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.append(node.module)
+                names.extend(f"{node.module}.{alias.name}" for alias in node.names)
+        found = []
+        folders = [base] + [posixpath.join(base, entry) for entry in self._subfolders(base)]
+        for name in names:
+            relative = name.replace(".", "/")
+            for folder in folders:
+                found.extend(self._module_files(posixpath.join(folder, relative) if folder else relative))
+        return found
+
+    def _subfolders(self, base: str) -> list[str]:
+        try:
+            return sorted(entry.name for entry in os.scandir(os.path.join(self.root, base))
+                          if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."))
+        except OSError:
+            return []
+
+    def _module_files(self, stem: str) -> list[str]:
+        """`stem.py`, or a package's top-level modules (`stem/__init__.py` first)."""
+        if os.path.isfile(os.path.join(self.root, stem + ".py")):
+            return [stem + ".py"]
+        package = os.path.join(self.root, stem)
+        if not os.path.isfile(os.path.join(package, "__init__.py")):
+            return []
+        try:
+            names = sorted(entry.name for entry in os.scandir(package) if entry.name.endswith(".py"))
+        except OSError:
+            return []
+        return [f"{stem}/__init__.py"] + [f"{stem}/{name}" for name in names if name != "__init__.py"]
+
+    # -- facts --------------------------------------------------------------------------------
+
+    def result(self) -> ReaderResult:
+        facts = self.facts
+        return ReaderResult(tuple(facts.definitions.facts()), tuple(facts.mentions.facts()), tuple(facts.notes),
+                            tuple(self.files), tuple(facts.hipify))
+
+

@@ -1,0 +1,1 @@
+// fixture: backends/proj-cuda/mmq.cu

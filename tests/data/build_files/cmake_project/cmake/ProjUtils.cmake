@@ -1,0 +1,12 @@
+# A keyword function in FBGEMM's style: CUDA_SPECIFIC_SRCS are compiled only when not building for ROCm.
+function(proj_gpu_library)
+  cmake_parse_arguments(args "" "NAME" "GPU_SRCS;CUDA_SPECIFIC_SRCS;HIP_SPECIFIC_SRCS;NVCC_FLAGS" ${ARGN})
+  message(STATUS "kernels: ${args_CUDA_SPECIFIC_SRCS} ${args_HIP_SPECIFIC_SRCS}")
+  set(sources ${args_GPU_SRCS})
+  if(NOT PROJ_GPU_LANG STREQUAL "HIP")
+    list(APPEND sources ${args_CUDA_SPECIFIC_SRCS})
+  else()
+    list(APPEND sources ${args_HIP_SPECIFIC_SRCS})
+  endif()
+  add_library(${args_NAME} ${sources})
+endfunction()

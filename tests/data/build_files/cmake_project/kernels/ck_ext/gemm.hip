@@ -1,0 +1,1 @@
+// fixture: kernels/ck_ext/gemm.hip

@@ -1,0 +1,1 @@
+// fixture: kernels/cutlass_ext/gemm.cu

@@ -1,0 +1,1 @@
+// fixture: src/common/shared.cu

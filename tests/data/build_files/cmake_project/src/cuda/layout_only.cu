@@ -1,0 +1,1 @@
+// fixture: src/cuda/layout_only.cu

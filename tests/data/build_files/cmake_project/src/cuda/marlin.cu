@@ -1,0 +1,1 @@
+// fixture: src/cuda/marlin.cu

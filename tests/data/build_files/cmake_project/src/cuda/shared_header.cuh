@@ -1,0 +1,1 @@
+// fixture: src/cuda/shared_header.cuh

@@ -1,0 +1,1 @@
+// fixture: src/hip/layout_only.hip

@@ -1,0 +1,1 @@
+// fixture: src/hip/rocm_attention.hip

@@ -1,0 +1,1 @@
+set(HAVE_HIP TRUE)

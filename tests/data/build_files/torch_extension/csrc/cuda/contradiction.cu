@@ -1,0 +1,1 @@
+// fixture: csrc/cuda/contradiction.cu

@@ -1,0 +1,1 @@
+// fixture: csrc/cuda/gpu_common.cu

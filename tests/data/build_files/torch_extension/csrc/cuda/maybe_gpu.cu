@@ -1,0 +1,1 @@
+// fixture: csrc/cuda/maybe_gpu.cu

@@ -1,0 +1,1 @@
+// fixture: csrc/hip/attention.hip

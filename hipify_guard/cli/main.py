@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Commands in modules of their own, imported when run (or listed by --help): `check` need not load them.
-LAZY_COMMANDS = {"eval": "eval_command", "files": "files_command", "map": "map_command", "rule": "rule_command",
+LAZY_COMMANDS = {"eval": "eval_command", "files": "files_command", "init": "init_command", "map": "map_command", "rule": "rule_command",
                  "server": "server_command"}
 
 

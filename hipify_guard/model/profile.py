@@ -166,8 +166,8 @@ def _by_name(name: str, uses: _Uses, profile: ProjectProfile) -> Judgement | Non
         return None
     if switch.side == ROCM:
         return Judgement(name, 1, "its name says it is the ROCm build's switch")
-    if name in uses.with_rocm:
-        return None  # tested together with a ROCm macro: the ROCm build defines it too
+    if name in uses.with_rocm or name in profile.rocm_may_define:
+        return None  # tested together with a ROCm macro, or defined by a ROCm build: not the CUDA build's
     if name in uses.before_rocm:
         return Judgement(name, UNDEFINED, f"line {uses.before_rocm[name]} tests it before a ROCm arm of the same #if")
     if switch.prefix:

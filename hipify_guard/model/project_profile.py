@@ -14,6 +14,9 @@ class ProjectProfile:
     # Read as CUDA-only from the build files: undefined in the ROCm models unless a file tests one
     # together with a ROCm macro (then the ROCm build defines it too, whatever the build files say).
     inferred_cuda_build: frozenset[str] = frozenset()
+    # What some ROCm build defines (ggml's HIP build defines GGML_USE_CUDA too): never "the CUDA
+    # build's" by its name.
+    rocm_may_define: frozenset[str] = frozenset()
     build_definitions: tuple[tuple[str, int | str | None], ...] = ()  # what the ROCm build's commands define
     platform_names: frozenset[str] = frozenset()  # build-switch names the project mentions (prefix pairs)
     infer: bool = True  # infer the file's build macros from names, chains and device code

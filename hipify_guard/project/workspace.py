@@ -21,7 +21,7 @@ from ..model.platforms import MacroSet
 from ..model.project_profile import ProjectProfile
 from ..model.settings import Settings
 from ..model.spelling import settings_known
-from .build_scope import with_builds
+from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
 from .header_thresholds import included_thresholds
@@ -134,7 +134,34 @@ class Project:
         near = _misspelling_known(chosen) if mode == CHECK else frozenset()
         jobs = [Job(name, path, settings, codes, mode, unsafe, frozenset() if path == "-" else near)
                 for name, path, _, settings, codes in chosen]
-        return with_project_defines(with_builds(jobs, [entry[2] for entry in chosen], given), mode)
+        options = [entry[2] for entry in chosen]
+        return with_project_defines(with_builds(with_profiles(jobs, options), options, given), mode)
+
+
+def with_profiles(jobs: list[Job], options: Sequence[Options]) -> list[Job]:
+    """Each job with its project's platforms as the build files state them (spec §11.1: what the
+    configuration does not say), and without the ROCm rules where only the CUDA build compiles
+    the file (`cuda-only-files`, or the build files; a compilation database or `rocm-files` keeps
+    precedence)."""
+    shared: dict[tuple[int, str], Settings] = {}
+    result = []
+    for job, job_options in zip(jobs, options):
+        path = job.filename if job.path == "-" else job.path
+        settings = job.settings
+        cuda_only = job_options.cuda_only_files is not None and _exclusion(job_options.cuda_only_files)(path, False)
+        if job_options.infer_platforms:
+            from .platform_profile import infer, merged  # (reads the build files once per project and run)
+
+            inference = infer(project_root_of(path))
+            key = (id(settings), inference.root)
+            if key not in shared:
+                shared[key] = replace(settings, profile=merged(settings.profile, inference.profile))
+            settings = shared[key]
+            cuda_only = cuda_only or os.path.abspath(path) in inference.cuda_only_files
+        if cuda_only and not BuildSources.of(job_options):
+            job = replace(job, codes=cuda_only_codes(job.codes))
+        result.append(job if settings is job.settings else replace(job, settings=settings))
+    return result
 
 
 def to_settings(options: Options) -> Settings:

@@ -1,0 +1,136 @@
+"""The project's platform profile (spec §11.1): what its build files say about its ROCm and CUDA
+builds, as configuration values, each with its evidence. `check` applies it where the
+configuration says nothing (`infer-platforms`, on by default); `hipify-guard init` writes it
+down for a person to review.
+
+From the build files (`build_files`): macros only the ROCm build defines, in every ROCm build
+(`rocm-build-macros` when the name reads as the build's switch, else `rocm-build-defines` with
+their values: CuPy's and gloo's `-D__HIP_PLATFORM_HCC__=1`); macros only CUDA builds define
+(`cuda-build-macros`); files only the CUDA build compiles (`cuda-only-files`). How the sources
+reach ROCm: through PyTorch's hipify (a `setup.py` or CMake file that uses
+`torch.utils.cpp_extension` or `hipify_torch`; PyTorch itself), or natively.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from ..cpp.evaluator import EMPTY
+from ..cpp.numbers import integer_value
+from ..model.platform_names import ROCM, build_macro
+from ..model.project_profile import ProjectProfile
+from .build_files import read_build_files
+
+_TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
+                          r"find_package\s*\(\s*Torch\b")
+TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One inferred configuration value and where it was read."""
+
+    key: str  # "rocm-build-macros", "rocm-build-defines", "cuda-build-macros", "cuda-only-files", "hipify"
+    value: str  # a macro name, `NAME=VALUE`, a root-relative file, or how the project is hipified
+    evidence: str  # "CMakeLists.txt:12: add_compile_definitions(GGML_USE_HIP)"
+
+
+@dataclass(frozen=True)
+class Inference:
+    """What the build files below one root say, as a profile and as entries with evidence."""
+
+    root: str
+    profile: ProjectProfile
+    cuda_only_files: frozenset[str]  # absolute paths
+    entries: tuple[Entry, ...]
+
+
+@lru_cache(maxsize=64)
+def infer(root: str) -> Inference:
+    """The inference for the project at `root` (an absolute folder), read once per run."""
+    facts = read_build_files(root)
+    entries: list[Entry] = []
+    rocm_macros, defines = [], []
+    for name, definitions in sorted(facts.rocm_definitions.items()):
+        every = [item for item in definitions if item.always and item.value is not None]
+        if not every or name in facts.cuda_macros:
+            continue
+        value = _value(every[0].value)
+        switch = build_macro(name)
+        if switch is not None and switch.side == ROCM and value == 1:
+            rocm_macros.append((name, 1))
+            entries.append(Entry("rocm-build-macros", name, _shown(every[0].evidence)))
+        else:
+            defines.append((name, value))
+            entries.append(Entry("rocm-build-defines", f"{name}={every[0].value}", _shown(every[0].evidence)))
+    cuda_macros = sorted(name for name in facts.cuda_macros if not _reserved(name))
+    entries += [Entry("cuda-build-macros", name, _shown(facts.cuda_macros[name][0].evidence)) for name in cuda_macros]
+    cuda_only = sorted(facts.cuda_only_files)
+    evidence = {name: fact.evidence for fact in facts.sources for name in fact.files}
+    entries += [Entry("cuda-only-files", name, _shown(evidence[name])) for name in cuda_only if name in evidence]
+    hipify, why = _hipify(root, facts.files_read)
+    if hipify:
+        entries.append(Entry("hipify", hipify, why))
+    names = frozenset(name for name in facts.by_name() if build_macro(name) is not None)
+    profile = ProjectProfile(rocm_build_macros=tuple(rocm_macros), build_definitions=tuple(defines),
+                             platform_names=names, hipify=hipify, inferred_cuda_build=frozenset(cuda_macros),
+                             rocm_may_define=frozenset(facts.rocm_definitions))
+    return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries))
+
+
+def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfile:
+    """The configured profile with what inference adds where the configuration is silent."""
+    named = {name for name, _ in configured.rocm_build_macros} | configured.cuda_build_macros | {
+        name for name, _ in configured.build_definitions}
+    return replace(
+        configured,
+        rocm_build_macros=configured.rocm_build_macros + tuple(
+            item for item in inferred.rocm_build_macros if item[0] not in named),
+        build_definitions=configured.build_definitions + tuple(
+            item for item in inferred.build_definitions if item[0] not in named),
+        inferred_cuda_build=inferred.inferred_cuda_build - named,
+        rocm_may_define=configured.rocm_may_define | inferred.rocm_may_define,
+        platform_names=configured.platform_names | inferred.platform_names,
+        hipify=configured.hipify or (inferred.hipify if configured.choose_models else ""),
+    )
+
+
+def _hipify(root: str, files_read: tuple[str, ...]) -> tuple[str, str]:
+    """How the sources reach ROCm, and the evidence ("" when no build file says)."""
+    if os.path.isdir(os.path.join(root, "aten", "src", "ATen")) and os.path.isdir(os.path.join(root, "c10")):
+        return TORCH, "aten/src/ATen and c10/: this is PyTorch itself"
+    for path in files_read:
+        if not path.endswith(("setup.py", "CMakeLists.txt", ".cmake")):
+            continue
+        try:
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as stream:
+                text = stream.read()
+        except OSError:
+            continue
+        match = _TORCH_BUILD.search(text)
+        if match:
+            line = text.count("\n", 0, match.start()) + 1
+            return TORCH_EXTENSION, f"{path}:{line}: {text.splitlines()[line - 1].strip()}"
+    return (NATIVE, "no build file uses PyTorch's hipify") if files_read else ("", "")
+
+
+def _reserved(name: str) -> bool:
+    """Names of the implementation (`__STRICT_ANSI__`, `_MWAITXINTRIN_H_INCLUDED`): compilers and
+    system headers define them as they please, so no build file makes them one platform's."""
+    return name.startswith("__") or len(name) > 1 and name[0] == "_" and name[1].isupper()
+
+
+def _value(text: str) -> int | str:
+    """A definition's value as the models hold it: an integer, or EMPTY."""
+    return EMPTY if text == "" else integer_value(text)[0]
+
+
+def _shown(evidence: object) -> str:
+    """`path:line: text` of a build-file fact (a folder layout: the HIP counterpart it found)."""
+    text = getattr(evidence, "text", "")
+    if not getattr(evidence, "line", 0):
+        return f"its HIP counterpart {evidence} exists"
+    return f"{evidence}: {text.strip()}" if text else str(evidence)

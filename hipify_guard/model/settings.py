@@ -68,6 +68,8 @@ class Settings:
     project_defines: frozenset[str] = frozenset()
     # The facts of the known ROCm builds that compile the file (compile_commands.json); () = unknown.
     builds: tuple[Build, ...] = ()
+    # Names the project headers the file includes define (their shims): never a use of the API.
+    header_definitions: frozenset[str] = frozenset()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

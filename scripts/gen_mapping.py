@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from generated import generator_main, render
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT / "third_party" / "hipify"
 DEFAULT_OUTPUT = ROOT / "rules" / "hipify_map.tsv"
@@ -241,36 +243,16 @@ def build_rows(source: Path) -> list[tuple[str, ...]]:
     return [row for path in primaries for row in table_rows(path)]
 
 
-def render(source: Path, rows: list[tuple[str, ...]]) -> str:
-    """The TSV text: comment lines, the header row, then `rows`."""
-    lines = [f"# {c}".rstrip() for c in source_notice(source)]
-    lines.append("\t".join(COLUMNS))
-    lines += ("\t".join(row) for row in rows)
-    return "\n".join(lines) + "\n"
+def make(args: argparse.Namespace) -> tuple[str, str]:
+    """The TSV text for `--source`, and what it holds."""
+    rows = build_rows(args.source)
+    return render(source_notice(args.source), COLUMNS, rows), f"{len(rows)} rows"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write (or with --check, verify) the mapping TSV; 1 = out of date, 2 = bad input."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE, help="HIPIFY tables folder")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="TSV file to write")
-    parser.add_argument("--check", action="store_true", help="exit 1 if --output is not up to date")
-    args = parser.parse_args(argv)
-    try:
-        rows = build_rows(args.source)
-        text = render(args.source, rows)
-    except (TableError, OSError) as error:
-        print(f"gen_mapping: error: {error}", file=sys.stderr)
-        return 2
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-        if current != text:
-            print(f"gen_mapping: {args.output} is out of date; run scripts/gen_mapping.py", file=sys.stderr)
-            return 1
-        return 0
-    args.output.write_text(text, encoding="utf-8", newline="\n")
-    print(f"gen_mapping: wrote {len(rows)} rows to {args.output}")
-    return 0
+    return generator_main(argv, __doc__.splitlines()[0], tool="gen_mapping", source=DEFAULT_SOURCE,
+                          source_help="HIPIFY tables folder", output=DEFAULT_OUTPUT, make=make, errors=(TableError,))
 
 
 if __name__ == "__main__":

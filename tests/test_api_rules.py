@@ -12,7 +12,9 @@ from hipify_guard.checks.api_mapping import guard_macros
 from hipify_guard.engine.lint import check
 from hipify_guard.model.analysis import FileAnalysis
 from hipify_guard.model.branch_apis import branch_apis
-from hipify_guard.model.code_tokens import declared_names, identifiers, segments
+from hipify_guard.model.builds import Build
+from hipify_guard.model.code_tokens import identifiers, segments
+from hipify_guard.model.definitions import CodeTokens, definitions
 from hipify_guard.model.mapping import ApiFact, load_table
 from hipify_guard.model.rocm_versions import EVERY, earliest
 from hipify_guard.model.settings import Policy, Settings
@@ -91,7 +93,8 @@ def test_segments_belong_to_the_innermost_arm() -> None:
 def test_declared_names() -> None:
     file = analysis("#define cudaFoo hipFoo\ntypedef unsigned long long cudaBar;\n"
                     "using cudaBaz = int;\nstruct cudaQux {};\nenum class cudaE : int;\nint cudaUse;\n")
-    assert declared_names(file) == {b"cudaFoo", b"cudaBar", b"cudaBaz", b"cudaQux", b"cudaE"}
+    found = {name for name, _ in definitions(file, CodeTokens(file))}
+    assert found == {b"cudaFoo", b"cudaBar", b"cudaBaz", b"cudaQux", b"cudaE"}
 
 
 # --- from which ROCm release a branch is taken ----------------------------------------------
@@ -209,6 +212,95 @@ def test_raise_fix_falls_back_when_the_constant_cannot_simply_be_replaced(tmp_pa
         "&& (!defined(USE_ROCM) || ROCM_VERSION >= 60300)")
 
 
+SHARED = "#if (defined(CUDA_VERSION) && CUDA_VERSION >= 11000) || defined(USE_ROCM)\n{code}\n#endif\n"
+
+
+def test_hg204_names_only_the_models_it_holds_under() -> None:
+    code = "int algo() { return CUBLAS_GEMM_DEFAULT_TENSOR_OP; }\nvoid f() { cudaStreamGetId(0, 0); }"
+    text = SHARED.format(code=code)
+    mapped, missing = found(text, "HG204")
+    assert mapped.startswith("`CUBLAS_GEMM_DEFAULT_TENSOR_OP` has no HIP equivalent")
+    assert mapped.endswith("(native HIP)")
+    assert missing.endswith("(native HIP, PyTorch's hipify)")
+    assert [m.split("`")[1] for m in found(text, "HG204", model_names=("torch-hipify",))] == ["cudaStreamGetId"]
+    (only,) = found(text, "HG204", model_names=("torch-hipify",))
+    assert only.endswith("on ROCm (PyTorch's hipify)")
+
+
+def test_hg204_says_what_opt_in_macro_hip_needs() -> None:
+    text = SHARED.format(code="__device__ int f(int v) { return __shfl_down_sync(0xffffffff, v, 1); }")
+    (message,) = found(text, "HG204")
+    assert message.startswith("HIP declares `__shfl_down_sync` (HIP 6.2.0 and newer) only when "
+                              "`HIP_ENABLE_WARP_SYNC_BUILTINS` is defined, but the `#if` on line 1")
+    assert "no HIP equivalent" not in message
+    assert found("#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n" + text, "HG204") == []
+    build = Build((("HIP_ENABLE_WARP_SYNC_BUILTINS", 1),))
+    assert found(text, "HG204", builds=(build,)) == []
+
+
+def test_names_of_the_project_headers_plug_in_through_settings() -> None:
+    """`Settings.header_definitions`: what the project headers a file includes define."""
+    text = SHARED.format(code="inline void f(__nv_fp8x4_e4m3 x, __nv_bfloat162 y) { __hgt2_mask(y, y); }")
+    assert [m.split("`")[1] for m in found(text, "HG204")] == ["__nv_fp8x4_e4m3", "__nv_bfloat162", "__hgt2_mask"]
+    shims = frozenset({"__nv_fp8x4_e4m3", "__hgt2_mask"})
+    assert [m.split("`")[1] for m in found(text, "HG204", header_definitions=shims)] == ["__nv_bfloat162"]
+
+
+def test_a_definition_for_cuda_only_is_no_rocm_shim() -> None:
+    cuda_only = "#ifndef USE_ROCM\ntypedef int CUmemFabricHandle_v1;\n#endif\n"
+    text = cuda_only + SHARED.format(code="void f(CUmemFabricHandle_v1 h);")
+    assert len(found(text, "HG204")) == 1
+    assert found(text.replace("#ifndef USE_ROCM", "#ifdef USE_ROCM"), "HG204") == []
+
+
+def test_hg203_reads_hip_version_constants_of_before_rocm_4_3() -> None:
+    text = "#if HIP_VERSION >= 402\ntypedef hipsolverEigMode_t mode;\n#endif\n"  # hipSOLVER 4.5.0
+    (message,) = found(text, "HG203")
+    assert message == ("`hipsolverEigMode_t` needs HIP 4.5.0, but the `#if` on line 1 takes this branch on "
+                       "ROCm 4.2.0 and newer (native HIP, PyTorch's hipify)")
+    assert found(text.replace("402", "405"), "HG203") == []  # HIP 4.5 on the old encoding (HG104's finding)
+
+
+def test_hg203_does_not_judge_a_guard_hg104_cannot_read() -> None:
+    text = "#if defined(USE_ROCM) && ROCM_VERSION >= 502\nvoid f() { cudaGraphExecGetFlags(0, 0); }\n#endif\n"
+    assert found(text, "HG203") == [] and len(found(text, "HG104")) == 1
+    assert len(found(text.replace("502", "50200"), "HG203")) == 1
+
+
+def test_hg203_takes_the_earliest_evidence() -> None:
+    text = "#if defined(USE_ROCM) && ROCM_VERSION >= 50000\nhipDataType t = HIP_R_16F; cudaDataType_t c;\n#endif\n"
+    assert found(text, "HG203") == []  # HIPIFY: 5.7.0; HIP's library_types.h: since ROCm 3.0.0
+    first, _, third = found(text.replace("50000", "20000"), "HG203")
+    assert first.startswith("`hipDataType` needs HIP 3.0.0, but") and "ROCm 2.0.0 and newer" in first
+    assert third.startswith("`cudaDataType_t` needs HIP 3.0.0 (`hipDataType`)")
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ("HIP_VERSION >= 402",
+         "402 = HIP 4.2); from 4.3 on HIP_VERSION is major*10000000 + minor*100000 + patch (40300000 = HIP 4.3), "
+         "larger than every old-scale number, so the comparison is true on every release from 4.3 on: harmless, "
+         "unless it is meant to exclude a release after 4.3"),
+        ("HIP_VERSION >= 502",
+         "502 = HIP 5.2), but HIP 5.2 came after 4.3; from 4.3 on HIP_VERSION is major*10000000 + minor*100000 + "
+         "patch (50200000 = HIP 5.2), so the comparison is true on every release from 4.3 on, also on ROCm 4.3-5.1, "
+         "which it is meant to exclude: did you mean 50200000 (HIP 5.2)?"),
+        ("HIP_VERSION < 600", "so the comparison is false on every release from 4.3 on, also on ROCm 4.3-5.x, which it "
+                              "is meant to include: did you mean 60000000 (HIP 6.0)?"),
+        ("HIP_VERSION > 403", "also on ROCm 4.3, which it is meant to exclude"),
+        ("HIP_VERSION == 502", "false on every release from 4.3 on, also on ROCm 5.2, which it is meant to include: "
+                               "did you mean 50200000 (HIP 5.2)?"),
+    ],
+)
+def test_hg104_explains_the_encoding_before_rocm_4_3(condition: str, expected: str) -> None:
+    (finding,) = check(analysis(f"#if {condition}\n#endif\n"), ["HG104"])
+    assert finding.message.startswith(f"`{condition}`: {condition.split()[-1]} is on HIP_VERSION's encoding before "
+                                      "ROCm 4.3 (major*100 + minor: ")
+    assert finding.message.endswith(expected)
+    assert (finding.fix is not None) == ("did you mean" in expected)
+
+
 # --- --policy auto --------------------------------------------------------------------------
 
 IMPLICIT = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000\nvoid f() {{ {call}; }}\n#endif\n"
@@ -233,13 +325,24 @@ def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
 def test_auto_names_what_the_table_cannot_judge() -> None:
     fix = auto_fix("_(nvmlDeviceGetGpuFabricInfoV); local_helper()")
     assert fix.expectation.rocm == "true"
-    assert fix.message.endswith("not in the table, so not judged: `nvmlDeviceGetGpuFabricInfoV`")
+    assert fix.message.endswith("not in the tables, so not judged: `nvmlDeviceGetGpuFabricInfoV`")
 
 
 def test_auto_excludes_rocm_for_an_api_hip_lacks() -> None:
     fix = auto_fix("cudaStreamGetId(0, 0); cudaGraphUpload(0, 0)")
     assert fix.applicability == "safe" and fix.expectation.rocm == "false"
-    assert "`cudaStreamGetId`" in fix.message and "HIP does not have" in fix.message
+    assert fix.message.endswith(
+        "the branch uses `cudaStreamGetId`, which HIP does not have (native HIP, PyTorch's hipify)")
+
+
+def test_auto_names_the_models_it_decided_by() -> None:
+    fix = auto_fix("(void)CUBLAS_GEMM_DEFAULT_TENSOR_OP")
+    assert fix.expectation.rocm == "false" and fix.message.endswith("which HIP does not have (native HIP)")
+    fix = auto_fix("(void)CUBLAS_GEMM_DEFAULT_TENSOR_OP", model_names=("torch-hipify",))
+    assert fix.expectation.rocm_min == 10802 and "added in HIP 1.8.2 (PyTorch's hipify;" in fix.message
+    fix = auto_fix("__shfl_xor_sync(0xffffffff, 1, 1)")
+    assert fix.message.endswith("which HIP declares only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined "
+                                "(native HIP, PyTorch's hipify)")
 
 
 def test_auto_fix_end_to_end(tmp_path) -> None:
@@ -282,7 +385,7 @@ def test_map_unknown_name_exits_1_with_suggestions() -> None:
     result = run_cli("map", "cudaMalloc", "cudaMaloc")
     assert result.code == 1
     assert "cudaMalloc -> hipMalloc" in result.stdout
-    assert "cudaMaloc: not in the mapping table; did you mean cudaMalloc" in result.stderr
+    assert "cudaMaloc: not in the mapping tables nor in HIP's headers; did you mean cudaMalloc" in result.stderr
 
 
 def test_map_is_case_sensitive() -> None:

@@ -10,7 +10,7 @@ from ..cpp.comparisons import Comparison, comparisons, holds
 from ..cpp.conditional_lines import conditional_lines
 from ..cpp.numbers import LiteralError, integer_value
 from ..model.analysis import FileAnalysis
-from ..model.scales import OLD_HIP, Reading, Scale, reading, scales
+from ..model.scales import HIP, MAX_MAJOR, NEW_HIP_ENCODING, OLD_HIP, Reading, Scale, reading, scales
 from ..model.settings import Settings
 from .registry import check
 
@@ -89,11 +89,15 @@ def _finding(file: FileAnalysis, item: Comparison, scale: Scale) -> Finding:
     value = item.constant.value
     guess = reading(scale, value)
     encoding = scale.encoding
-    always = "true" if holds(encoding.encode(scale.example), item.op, value) else "false"
-    message = (f"`{shown}`: {value} is not on {scale.macro}'s scale ({encoding.formula}: "
-               f"{encoding.example(scale.example)}){_explain(scale, guess)}; so it is always {always}")
+    if guess is not None and guess.encoding is OLD_HIP and scale.encoding is HIP:
+        message = f"`{shown}`: {_old_hip(item, guess)}"
+    else:
+        always = "true" if holds(encoding.encode(scale.example), item.op, value) else "false"
+        example = guess.version if guess is not None and guess.suggestion is not None else scale.example
+        message = (f"`{shown}`: {value} is not on {scale.macro}'s scale ({encoding.formula}: "
+                   f"{encoding.example(example)}){_explain(guess)}; so it is always {always}")
     fix = None
-    if guess is not None and guess.suggestion is not None:
+    if guess is not None and guess.suggestion is not None and guess.version > NEW_HIP_ENCODING:
         meant = f"{guess.suggestion} ({encoding.describe(guess.version)})"
         message += f": did you mean {meant}?"
         span = item.constant.span
@@ -101,10 +105,47 @@ def _finding(file: FileAnalysis, item: Comparison, scale: Scale) -> Finding:
     return Finding("HG104", message, start, end, fix)
 
 
-def _explain(scale: Scale, guess: Reading | None) -> str:
+def _explain(guess: Reading | None) -> str:
     if guess is None:
         return ""
-    meant = guess.encoding.describe(guess.version)
-    if guess.encoding is OLD_HIP and scale.macro == "HIP_VERSION":
-        return f" but is {meant} in HIP_VERSION's encoding before ROCm 4.3 (major*100 + minor)"
-    return f" but is {meant} on {guess.encoding.scale}"
+    return f" but is {guess.encoding.describe(guess.version)} on {guess.encoding.scale}"
+
+
+def _old_hip(item: Comparison, guess: Reading) -> str:
+    """What a HIP_VERSION constant on the encoding before ROCm 4.3 does on the releases after it
+    (guard-semantics.md §11.5): every new-scale value is larger than every old-scale constant."""
+    value, meant = item.constant.value, guess.version
+    old = f"{value} is on HIP_VERSION's encoding before ROCm 4.3 ({OLD_HIP.formula}: {OLD_HIP.example(meant)})"
+    new = f"{HIP.formula} ({HIP.example(max(meant, NEW_HIP_ENCODING))})"
+    always = holds(HIP.encode(NEW_HIP_ENCODING), item.op, value)
+    value_text = "true" if always else "false"
+    wrong = _releases_wrong(item)
+    if wrong is None:
+        return (f"{old}; from 4.3 on HIP_VERSION is {new}, larger than every old-scale number, so the "
+                f"comparison is {value_text} on every release from 4.3 on: harmless, unless it is meant to "
+                f"{'exclude' if always else 'include'} a release after 4.3")
+    after = f", but {HIP.describe(meant)} came after 4.3" if meant > NEW_HIP_ENCODING else ""
+    return (f"{old}{after}; from 4.3 on HIP_VERSION is {new}, so the comparison is {value_text} on every "
+            f"release from 4.3 on, also on ROCm {wrong}, which it is meant to {'exclude' if always else 'include'}")
+
+
+def _releases_wrong(item: Comparison) -> str | None:
+    """The releases from 4.3 on where the old-scale reading of the comparison differs from its
+    new-scale value (`4.3-5.1` for `HIP_VERSION >= 502`), as one range; None if there are none.
+
+    Every new-scale number is larger than the constant, so `>`/`>=`/`!=` are true there and
+    `<`/`<=`/`==` false; a release's old-scale number (major*100 + minor) grows with the release,
+    so the releases where `number op c` says otherwise are one run of numbers."""
+    c, op = item.constant.value, item.op
+    first_number = OLD_HIP.encode(NEW_HIP_ENCODING)
+    if op in ("==", "!="):
+        low, high = c, c
+    else:
+        low, high = first_number, c - 1 if op in (">=", "<") else c
+    low, high = max(low, first_number), min(high, OLD_HIP.encode((MAX_MAJOR, 99, 0)))
+    if low > high:
+        return None
+    first, last = divmod(low, 100), divmod(high, 100)
+    last_text = f"{last[0]}.x" if last[1] == 99 else f"{last[0]}.{last[1]}"
+    first_text = f"{first[0]}.{first[1]}"
+    return first_text if first_text == last_text else f"{first_text}-{last_text}"

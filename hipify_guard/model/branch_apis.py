@@ -3,10 +3,12 @@
 A *branch* is an arm's own group: the code between its directive and the next directive of
 the same conditional, without nested conditionals (each nested arm is a branch of its own,
 judged by its own path condition). Only *guarded* branches count: those whose path condition
-names a CUDA version macro or a ROCm macro. A name the file defines itself (a `#define`,
-`typedef`, `using` or `struct` of a CUDA name, as ROCm shims do) is not a use of the API. File-level code, and code under conditions that
-say nothing about CUDA or ROCm (`#ifdef __cplusplus`), is the same on every platform and is
-not what a guard decided.
+names a CUDA version macro or a ROCm macro. A *use* is an identifier that HIPIFY's or PyTorch's
+table knows (`api_knowledge`); what each ROCm model's build has for it is `ApiKnowledge.view`.
+A name the project defines itself for ROCm (`definitions`: a shim's `#define`, `typedef`,
+`using`, function, struct...) is not a use of the API (`project_defines`). File-level code, and
+code under conditions that say nothing about CUDA or ROCm (`#ifdef __cplusplus`), is the same on
+every platform and is not what a guard decided.
 
 The facts are computed once per FileAnalysis and shared by HG203, HG204 and `--policy auto`.
 """
@@ -19,9 +21,10 @@ from dataclasses import dataclass
 
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis, Literal
-from .code_tokens import declared_names, identifiers, segments
-from .mapping import ApiFact, load_table
-from .platforms import satisfiable
+from .api_knowledge import ApiView, knowledge, route
+from .code_tokens import identifiers, segments
+from .definitions import definitions_of
+from .platforms import UNDEFINED, Platform, satisfiable
 from .rocm_versions import EVERY, Version, earliest
 
 # Prefixes of CUDA-ecosystem APIs, mapped or not (NVML, NCCL, cuDSS... are not in HIPIFY's tables).
@@ -30,11 +33,15 @@ _CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]
 
 @dataclass(frozen=True, slots=True)
 class ApiUse:
-    """One occurrence of a mapped name in code."""
+    """One occurrence of a known name in code."""
 
     start: int
     end: int
-    fact: ApiFact
+    name: str
+
+    def view(self, model: Platform) -> ApiView | None:
+        """What the model's build has for the name (None: no source of that model knows it)."""
+        return knowledge().view(self.name, route(model))
 
 
 def branch_apis(file: FileAnalysis) -> BranchApis:
@@ -55,8 +62,8 @@ class BranchApis:
                              | {macros.rocm_macro, macros.rocm_version_macro})
         self._segments: dict[int, list[tuple[int, int]]] | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
-        self._declared: set[bytes] | None = None  # names the file defines itself
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
+        self._starts: dict[tuple[int, str, Version], Version | None] = {}
 
     def guarded(self) -> list[Arm]:
         """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
@@ -83,20 +90,46 @@ class BranchApis:
         return known
 
     def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
-        """Mapped names in the arm's own code (nested conditionals excluded), in file order."""
+        """Known names in the arm's own code (nested conditionals excluded), in file order.
+        Whether the project defines a name itself is `project_defines`, asked last: it reads
+        the whole file."""
         key = arm.directive.hash
         if key not in self._uses:
             if self._segments is None:
                 self._segments = segments(self.file)
-            facts = load_table().api_facts
+            names = knowledge().names
             data = self.file.data
-            found = [(offset, name) for start, end in self._segments.get(key, ())
-                     for offset, name in identifiers(data, start, end, facts)]
-            if found and self._declared is None:
-                self._declared = declared_names(self.file)
-            self._uses[key] = tuple(ApiUse(offset, offset + len(name), facts[name])
-                                    for offset, name in found if name not in self._declared)
+            self._uses[key] = tuple(ApiUse(offset, offset + len(name), name.decode("ascii"))
+                                    for start, end in self._segments.get(key, ())
+                                    for offset, name in identifiers(data, start, end, names))
         return self._uses[key]
+
+    def project_defines(self, use: ApiUse) -> bool:
+        """Whether the project defines the used name itself for ROCm (`definitions`): a shim."""
+        return definitions_of(self.file).defines(use.name.encode("ascii"))
+
+    def may_lack(self, use: ApiUse) -> bool:
+        """Whether some ROCm model's build may lack the use (a cheap test before `lacking`)."""
+        views = (use.view(model) for model in self.file.rocm_models)
+        return any(view is not None and (view.missing or view.opt_in) for view in views)
+
+    def added_after(self, use: ApiUse, floor: Version) -> bool:
+        """Whether some ROCm model's build has the use only from a release after `floor`."""
+        views = (use.view(model) for model in self.file.rocm_models)
+        return any(view is not None and view.added is not None and view.added > floor for view in views)
+
+    def lacking(self, use: ApiUse, model: Platform) -> ApiView | None:
+        """The use's view when the model's build lacks it: no equivalent, or a HIP declaration
+        whose opt-in macro neither the build nor the project defines; None when it has it."""
+        view = use.view(model)
+        if view is not None and (view.missing or not all(self._defined(m, model) for m in view.opt_in)):
+            return view
+        return None
+
+    def _defined(self, macro: str, model: Platform) -> bool:
+        """Whether the model's build (`-D`), the file or its project headers define `macro`."""
+        fixed = model.fixed.get(macro, UNDEFINED) is not UNDEFINED
+        return fixed or definitions_of(self.file).defines_macro(macro.encode("ascii"))
 
     def group_uses(self, arm: Arm) -> tuple[ApiUse, ...]:
         """Uses in the arm's whole group (`group_arms`), in file order."""
@@ -107,7 +140,7 @@ class BranchApis:
         """CUDA-looking names in the arm's whole group that the table does not know (NVML, NCCL...)."""
         if self._segments is None:
             self._segments = segments(self.file)
-        unknown = _Unmapped(load_table().api_facts)
+        unknown = _Unmapped(knowledge().names)
         found = {name.decode() for member in self.group_arms(arm)
                  for start, end in self._segments.get(member.directive.hash, ())
                  for _, name in identifiers(self.file.data, start, end, unknown)}
@@ -124,13 +157,21 @@ class BranchApis:
                 found.append(nested)
         return found
 
-    def rocm_from(self, arm: Arm, floor: Version = EVERY) -> Version | None:
-        """The lowest ROCm release >= floor whose build (under some ROCm model) takes the arm's group."""
-        path = self.file.path(arm)
-        macros = self.file.settings.macros
-        starts = [earliest(path, model, macros, floor) for model in self.file.reachable_on_rocm(arm, inside=True)]
+    def rocm_from(self, arm: Arm, floor: Version = EVERY, models: list[Platform] | None = None) -> Version | None:
+        """The lowest ROCm release >= floor whose build (under some of `models`, by default
+        every ROCm model that reaches it) takes the arm's group."""
+        if models is None:
+            models = self.file.reachable_on_rocm(arm, inside=True)
+        starts = [self.rocm_start(arm, model, floor) for model in models]
         known = [start for start in starts if start is not None]
         return min(known) if known else None
+
+    def rocm_start(self, arm: Arm, model: Platform, floor: Version = EVERY) -> Version | None:
+        """The lowest ROCm release >= floor whose build under `model` takes the arm's group."""
+        key = (arm.directive.hash, model.name, floor)
+        if key not in self._starts:
+            self._starts[key] = earliest(self.file.path(arm), model, self.file.settings.macros, floor)
+        return self._starts[key]
 
     def _descendants(self, arm: Arm) -> list[Arm]:
         return [c_arm for conditional in self.file.tree.conditionals if _inside(conditional.parent, arm)
@@ -149,13 +190,13 @@ def _inside(arm: Arm | None, ancestor: Arm) -> bool:
 
 
 class _Unmapped:
-    """Contains the CUDA-looking names that are not in the table."""
+    """Contains the CUDA-looking names that no table knows."""
 
-    def __init__(self, facts: dict[bytes, ApiFact]) -> None:
-        self.facts = facts
+    def __init__(self, known: frozenset[bytes]) -> None:
+        self.known = known
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, bytes) and name not in self.facts and _CUDA_LIKE.match(name) is not None
+        return isinstance(name, bytes) and name not in self.known and _CUDA_LIKE.match(name) is not None
 
 
 def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:
@@ -163,7 +204,7 @@ def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:
     seen: set[str] = set()
     kept = []
     for use in uses:
-        if use.fact.name not in seen:
-            seen.add(use.fact.name)
+        if use.name not in seen:
+            seen.add(use.name)
             kept.append(use)
     return kept

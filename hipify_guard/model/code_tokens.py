@@ -17,25 +17,20 @@ from .analysis import FileAnalysis
 
 # One alternative per lexeme; only group `id` is reported. Unterminated comments and raw strings
 # run to the end of the segment (the scanner reports them; such a file is never rewritten).
-_LEXEME = re.compile(
+_LEXEMES = (
     rb'(?:u8|[uUL])?R"([^()\\ \t\v\f\r\n"]{0,16})\((?:.*?\)\1"|.*)'  # raw string
     rb"|(?P<id>[A-Za-z_][A-Za-z0-9_]*)"
-    rb"|\.?[0-9](?:[eEpP][+-]|'?[0-9A-Za-z_.])*"  # pp-number, digit separators included
+    rb"|(?P<number>\.?[0-9](?:[eEpP][+-]|'?[0-9A-Za-z_.])*)"  # pp-number, digit separators included
     rb"|/\*(?:.*?\*/|.*)"
     rb"|//(?:\\(?:\r\n|\n|\r)|[^\r\n])*"
     rb'|"(?:[^"\\\r\n]|\\(?:\r\n|[\s\S]))*"?'
-    rb"|'(?:[^'\\\r\n]|\\(?:\r\n|[\s\S]))*'?",
-    re.S,
+    rb"|'(?:[^'\\\r\n]|\\(?:\r\n|[\s\S]))*'?"
 )
+_LEXEME = re.compile(_LEXEMES, re.S)
+# The same lexemes, and punctuators (the few two-byte ones a declaration's shape depends on).
+_TOKEN = re.compile(_LEXEMES + rb"|(?P<punct>::|->|==|!=|<=|&&|\|\||[^\sA-Za-z0-9_])", re.S)
+NUMBER = b"0"  # what `tokens` yields for every number
 _DEFINE_HEAD = re.compile(rb"[ \t\f\v]*[A-Za-z_][A-Za-z0-9_]*(?:\([^)]*\))?")
-_MACRO_NAME = re.compile(rb"[ \t\f\v]*([A-Za-z_][A-Za-z0-9_]*)")
-# Declarations that give a name its meaning in this file: `using N =`, `typedef ... N;`,
-# `struct/class/union/enum N {` (or `:` or `;`).
-_DECLARATION = re.compile(
-    rb"\busing\s+([A-Za-z_]\w*)\s*="
-    rb"|\btypedef\b[^;{}()]*?\b([A-Za-z_]\w*)\s*;"
-    rb"|\b(?:struct|class|union|enum(?:\s+class)?)\s+([A-Za-z_]\w*)\s*[{:;]"
-)
 
 
 def identifiers(data: bytes, start: int, end: int, names: Container[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -44,6 +39,17 @@ def identifiers(data: bytes, start: int, end: int, names: Container[bytes]) -> I
         token = match["id"]
         if token is not None and token in names:
             yield match.start(), token
+
+
+def tokens(data: bytes, start: int, end: int) -> Iterator[tuple[int, bytes]]:
+    """(offset, token) of the identifiers, numbers (as NUMBER) and punctuators in data[start:end];
+    comments and literals are left out."""
+    for match in _TOKEN.finditer(data, start, end):
+        kind = match.lastgroup
+        if kind == "id" or kind == "punct":
+            yield match.start(), match.group(kind)
+        elif kind == "number":
+            yield match.start(), NUMBER
 
 
 def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
@@ -70,23 +76,3 @@ def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
         following = directives[index + 1].hash if index + 1 < len(directives) else len(data)
         add(tree.enclosing(directive.end), directive.end, following)
     return found
-
-
-def declared_names(file: FileAnalysis) -> set[bytes]:
-    """Names this file defines itself: `#define` macros and simple type declarations.
-
-    A CUDA name the file defines (`typedef unsigned long long cudaGraphConditionalHandle;` in
-    a ROCm shim, `using cusparseMatDescr = ...`) is the project's own, not a use of the API.
-    Comments are not skipped here: a declaration in a comment only makes the rules quieter.
-    """
-    data = file.data
-    names: set[bytes] = set()
-    for directive in file.scan.directives:
-        if directive.kind == "define":
-            name = _MACRO_NAME.match(data, directive.keyword[1], directive.argument[1])
-            if name is not None:
-                names.add(name.group(1))
-    for match in _DECLARATION.finditer(data):
-        names.add(match.group(match.lastindex or 0))
-    return names
-

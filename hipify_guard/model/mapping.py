@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from ..core.package_data import rules_folder
+from .tsv import data_lines
 
 TSV_NAME = "hipify_map.tsv"
 # Names whose length differs more than this from the query are not "did you mean" candidates.
@@ -113,7 +114,7 @@ class MappingTable:
     """
 
     def __init__(self, text: str) -> None:
-        self._lines = _data_lines(text)
+        self._lines = data_lines(TSV_NAME, text, COLUMNS)
         self._entries: list[ApiEntry | None] = [None] * len(self._lines)
         self._cuda_rows = _positions(line[: line.index("\t")] for line in self._lines)
         self.cuda_names = frozenset(self._cuda_rows)
@@ -208,6 +209,9 @@ class _Facts(dict):
             fact = self[name] = ApiFact(*fact)
         return fact
 
+    def get(self, name: bytes, default: ApiFact | None = None) -> ApiFact | None:
+        return self[name] if name in self else default
+
     def added_versions(self) -> set[str | None]:
         """The `added` of every fact, made or not."""
         return {fact[2] if type(fact) is tuple else fact.added for fact in self.values()}
@@ -233,19 +237,6 @@ def _positions(keys: Iterable[str]) -> dict[str, tuple[int, ...]]:
         if key:
             groups.setdefault(key, []).append(index)
     return {key: tuple(group) for key, group in groups.items()}
-
-
-def _data_lines(text: str) -> list[str]:
-    """The data rows of the TSV text, after checking the header and every row's cell count."""
-    lines = text.splitlines()
-    start = next((n for n, line in enumerate(lines) if not line.startswith("#")), len(lines))
-    if start == len(lines) or tuple(lines[start].split("\t")) != COLUMNS:
-        raise ValueError(f"{TSV_NAME}:{start + 1}: the header row is not {COLUMNS}")
-    data = lines[start + 1 :]
-    for number, line in enumerate(data, start=start + 2):
-        if (cells := line.count("\t") + 1) != len(COLUMNS):
-            raise ValueError(f"{TSV_NAME}:{number}: {cells} cells, expected {len(COLUMNS)}")
-    return data
 
 
 @functools.lru_cache(maxsize=1)

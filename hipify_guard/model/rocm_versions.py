@@ -2,7 +2,8 @@
 
 A ROCm release v = (major, minor, patch) gives every ROCm version macro its value on its own
 scale (guard-semantics.md §2): the project's ROCm version macro (`ROCM_VERSION`,
-major*10000 + minor*100 + patch), `HIP_VERSION` (major*10^7 + minor*10^5 + patch),
+major*10000 + minor*100 + patch), `HIP_VERSION` (major*10^7 + minor*10^5 + patch from ROCm 4.3
+on, major*100 + minor before: `HIP_VERSION >= 402` is HIP 4.2, §11.5),
 `HIP_VERSION_MAJOR/_MINOR/_PATCH`, and `TORCH_HIP_VERSION` (major*100 + minor; under PyTorch's
 hipify also the renamed `CUDA_VERSION`). Each of them may also be undefined (the build may not
 define it), independently. HIP's "added X.Y.Z" is read as ROCm X.Y.Z (see README).
@@ -29,15 +30,18 @@ def _rocm(v: Version) -> int:
 
 
 def _hip(v: Version) -> int:
+    if v < NEW_HIP_ENCODING:
+        return v[0] * 100 + min(v[1], 99)
     return v[0] * 10_000_000 + min(v[1], 99) * 100_000 + min(v[2], 99_999)
 
 
-# macro -> (encode a release, decode a constant into releases that may start a new interval).
+NEW_HIP_ENCODING = (4, 3, 0)  # the first release whose HIP_VERSION is major*10^7 + minor*10^5 + patch
+# macro -> (encode a release, decode a constant into the releases that may start a new interval).
 # Minor and patch macros decode to a part only: the other parts come from the other candidates.
-_SCALES: dict[str, tuple[Callable[[Version], int], Callable[[int], Version]]] = {
-    "HIP_VERSION": (_hip, lambda c: (c // 10_000_000, c // 100_000 % 100, c % 100_000)),
-    "HIP_VERSION_MAJOR": (lambda v: v[0], lambda c: (c, 0, 0)),
-    "TORCH_HIP_VERSION": (lambda v: v[0] * 100 + min(v[1], 99), lambda c: (c // 100, c % 100, 0)),
+_SCALES: dict[str, tuple[Callable[[Version], int], Callable[[int], tuple[Version, ...]]]] = {
+    "HIP_VERSION": (_hip, lambda c: ((c // 10_000_000, c // 100_000 % 100, c % 100_000), (c // 100, c % 100, 0))),
+    "HIP_VERSION_MAJOR": (lambda v: v[0], lambda c: ((c, 0, 0),)),
+    "TORCH_HIP_VERSION": (lambda v: v[0] * 100 + min(v[1], 99), lambda c: ((c // 100, c % 100, 0),)),
 }
 _PARTS = {"HIP_VERSION_MINOR": 1, "HIP_VERSION_PATCH": 2}
 
@@ -64,8 +68,8 @@ def earliest(literals: Sequence[Literal], model: Platform, macros: MacroSet, flo
     return None
 
 
-def _scales(macros: MacroSet) -> dict[str, tuple[Callable[[Version], int], Callable[[int], Version]]]:
-    rocm = (_rocm, lambda c: (c // 10_000, c // 100 % 100, c % 100))
+def _scales(macros: MacroSet) -> dict[str, tuple[Callable[[Version], int], Callable[[int], tuple[Version, ...]]]]:
+    rocm = (_rocm, lambda c: ((c // 10_000, c // 100 % 100, c % 100),))
     return {**_SCALES, "ROCM_VERSION": rocm, macros.rocm_version_macro: rocm}
 
 
@@ -74,7 +78,9 @@ def _candidates(present: list[str], constants: set[int], scales: dict, floor: Ve
     found = {floor}
     for name in present:
         if name in scales:
-            found.update(scales[name][1](c) for c in constants)
+            found.update(version for c in constants for version in scales[name][1](c))
+        if name == "HIP_VERSION":
+            found.add(NEW_HIP_ENCODING)  # every comparison with an old-scale constant may change there
     for name in present:
         if name in _PARTS:
             part = _PARTS[name]

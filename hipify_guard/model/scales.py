@@ -116,6 +116,24 @@ def scales(rocm_version_macro: str = "ROCM_VERSION") -> dict[str, Scale]:
     return {scale.macro: scale for scale in table}
 
 
+NEW_HIP_ENCODING = (4, 3, 0)  # HIP_VERSION was OLD_HIP's major*100 + minor before this release
+
+
+def old_hip_constant(scale: Scale, value: int) -> Version | None:
+    """The HIP version a HIP_VERSION constant means on the encoding before ROCm 4.3, if it fits it."""
+    return OLD_HIP.decode(value) if scale.encoding is HIP and not scale.plausible(value) else None
+
+
+def readable(scale: Scale, value: int) -> bool:
+    """Whether a release's reading of `macro op value` is what its author meant: the constant is
+    plausible on the macro's scale, or a HIP_VERSION constant from before ROCm 4.3 (at most 403:
+    `HIP_VERSION >= 402` is HIP 4.2, right on every release; guard-semantics.md §11.5)."""
+    if scale.plausible(value):
+        return True
+    version = old_hip_constant(scale, value)
+    return version is not None and version <= NEW_HIP_ENCODING
+
+
 def reading(scale: Scale, value: int) -> Reading | None:
     """The most likely scale an implausible `value` was written for, or None when it fits none."""
     platform = scale.encoding.platform

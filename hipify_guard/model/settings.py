@@ -73,6 +73,8 @@ class Settings:
     profile: ProjectProfile = field(default_factory=ProjectProfile)
     # Integer thresholds the project headers the file includes define (`#define CUDART_HMAX 11070`).
     header_defines: tuple[tuple[str, int], ...] = ()
+    # Names the project headers the file includes define (their shims): never a use of the API.
+    header_definitions: frozenset[str] = frozenset()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

@@ -1,0 +1,273 @@
+"""The sources of API knowledge besides HIPIFY (guard-semantics.md §11.4): PyTorch's hipify table,
+HIP's headers with their release history, the project's own definitions; their generators, load
+time, and what `hipify-guard map` shows of them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_cli
+
+from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.api_knowledge import HEADERS, HIPIFY, NATIVE, TORCH, TORCH_TABLE, knowledge
+from hipify_guard.model.definitions import CodeTokens, definitions
+from hipify_guard.model.hip_headers import load_hip_headers
+from hipify_guard.model.settings import Settings
+from hipify_guard.model.torch_mapping import TorchTable, load_torch_table
+
+SCRIPTS = ROOT / "scripts"
+TORCH_SOURCE = ROOT / "third_party" / "torch-hipify"
+HEADER_SOURCE = ROOT / "third_party" / "hip-headers"
+MIRRORS = Path("/work/.mirror")
+
+
+def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPTS / name), *args], capture_output=True, text=True, timeout=300)
+
+
+# --- PyTorch's hipify table -----------------------------------------------------------------
+
+
+def test_torch_table_renames_what_hipify_does_not() -> None:
+    table = load_torch_table()
+    assert table.get("CUBLAS_GEMM_DEFAULT_TENSOR_OP").hip == "HIPBLAS_GEMM_DEFAULT"
+    assert table.get("__nv_bfloat162").hip == "__hip_bfloat162"
+    assert table.get("CUDA_VERSION").hip == "TORCH_HIP_VERSION"
+    assert table.get("cudaStreamGetId") is None
+    assert "__hip_bfloat162" in table.hip_names
+    assert {m.cuda for m in table.by_hip("__hip_bfloat162")} == {"__nv_bfloat162"}
+
+
+def test_torch_table_keeps_the_last_row_of_a_name() -> None:
+    table = TorchTable(["CU_X\thipX\tA\t", "CU_X\tHIP_X\tB\t1"])
+    mapping = table.get("CU_X")
+    assert (mapping.hip, mapping.table, mapping.unsupported) == ("HIP_X", "B", True)
+
+
+def test_torch_generator_output_is_up_to_date() -> None:
+    result = run_script("gen_torch_mapping.py", "--check")
+    assert result.returncode == 0, result.stderr
+
+
+def _torch_source(tmp_path: Path, body: str) -> Path:
+    folder = tmp_path / "torch-hipify"
+    folder.mkdir()
+    for name in ("SOURCE.md", "LICENSE"):
+        shutil.copy(TORCH_SOURCE / name, folder / name)
+    source = folder / "cuda_to_hip_mappings.py"
+    source.write_text(body)
+    return source
+
+
+def test_torch_generator_reads_old_tuples_and_hip_unsupported_without_running_the_file(tmp_path) -> None:
+    source = _torch_source(tmp_path, (
+        "import collections\nraise SystemExit('never run')\n"
+        "A = collections.OrderedDict([\n"
+        "    ('cudaFoo', ('hipFoo', CONV_MEM, API_RUNTIME)),\n"
+        "    ('cudaBar', ('hipBar', CONV_MEM, API_RUNTIME, HIP_UNSUPPORTED)),\n"
+        "    ('cub::Thing', ('hipcub::Thing', CONV_TYPE)),\n"
+        "    ('cuda_runtime.h', ('hip/hip_runtime.h', CONV_INCLUDE)),\n"
+        "])\nCUDA_TO_HIP_MAPPINGS = [A]\n"))
+    output = tmp_path / "out.tsv"
+    result = run_script("gen_torch_mapping.py", "--source", str(source), "--output", str(output))
+    assert result.returncode == 0, result.stderr
+    rows = [line.split("\t") for line in output.read_text().splitlines() if not line.startswith("#")]
+    assert rows == [["cuda", "hip", "table", "unsupported"],
+                    ["cudaFoo", "hipFoo", "A", ""], ["cudaBar", "hipBar", "A", "1"]]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("A = {}\n", "CUDA_TO_HIP_MAPPINGS is not a list of table names"),
+        ("CUDA_TO_HIP_MAPPINGS = [A]\nA = dict()\n", "A is not an OrderedDict([...]) literal"),
+        ("CUDA_TO_HIP_MAPPINGS = [A]\nA = collections.OrderedDict([('cudaFoo',)])\n",
+         ":2: A: expected a (name, mapping) pair"),
+        ("CUDA_TO_HIP_MAPPINGS = [A]\nA = collections.OrderedDict([('cudaFoo', hip_name())])\n",
+         ":2: expected a HIP name or a (name, KIND, ...) tuple"),
+    ],
+)
+def test_torch_generator_fails_with_file_and_line(tmp_path, body: str, message: str) -> None:
+    source = _torch_source(tmp_path, body)
+    result = run_script("gen_torch_mapping.py", "--source", str(source), "--output", str(tmp_path / "o.tsv"))
+    assert result.returncode == 2 and message in result.stderr and str(source) in result.stderr
+
+
+# --- HIP's headers --------------------------------------------------------------------------
+
+
+def test_header_declarations_with_opt_in_and_release() -> None:
+    headers = load_hip_headers()
+    sync = headers.get("__shfl_xor_sync")
+    assert sync.opt_in == ("HIP_ENABLE_WARP_SYNC_BUILTINS",) and sync.since == (6, 2, 0)
+    data_type = headers.get("hipDataType")
+    assert (data_type.header, data_type.opt_in, data_type.since) == ("hip/library_types.h", (), (3, 0, 0))
+    assert "roc-3.0.0:include/hip/hcc_detail/library_types.h" in data_type.evidence
+    assert headers.get("__hmax2").opt_in == () and headers.get("__float2bfloat16") is not None
+    assert headers.get("__nv_bfloat162") is None  # HIP spells it __hip_bfloat162
+
+
+def test_header_generator_output_is_up_to_date() -> None:
+    result = run_script("gen_hip_headers.py", "--check")
+    assert result.returncode == 0, result.stderr
+
+
+def test_header_generator_takes_opt_in_macros_from_the_headers(tmp_path) -> None:
+    source = tmp_path / "hip-headers"
+    (source / "hip").mkdir(parents=True)
+    for name in ("SOURCE.md", "LICENSE-HIP.txt"):
+        shutil.copy(HEADER_SOURCE / name, source / name)
+    (source / "hip" / "x.h").write_text(
+        "#pragma once\n__device__ int always(int);\n#ifdef HIP_ENABLE_SHINY\n__device__ int shiny(int);\n#endif\n"
+        "#if defined(__HIP_PLATFORM_NVIDIA__)\nint nvidia_only(int);\n#endif\n")
+    (source / "hip" / "nvidia_detail").mkdir()
+    (source / "hip" / "nvidia_detail" / "y.h").write_text("int skipped(int);\n")
+    (source / "since.tsv").write_text("# history\nname\tsince\tevidence\nalways\t1.0.0\tROCm/HIP roc-1.0.0:x.h\n")
+    output = tmp_path / "out.tsv"
+    result = run_script("gen_hip_headers.py", "--source", str(source), "--output", str(output))
+    assert result.returncode == 0, result.stderr
+    rows = [line.split("\t") for line in output.read_text().splitlines() if not line.startswith("#")][1:]
+    assert rows == [["always", "hip/x.h", "", "1.0.0", "ROCm/HIP roc-1.0.0:x.h"],
+                    ["shiny", "hip/x.h", "HIP_ENABLE_SHINY", "", ""]]
+
+
+def test_since_is_the_start_of_the_unbroken_run() -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        from gen_hip_history import since
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    history = {(1, 0, 0): {"a": "t1:a.h", "b": "t1:b.h"}, (2, 0, 0): {"a": "t2:a.h"},
+               (3, 0, 0): {"a": "t3", "b": "t3:b.h"}}
+    assert since(["a", "b", "c"], history) == [
+        ("a", "1.0.0", "t1:a.h"), ("b", "3.0.0", "t3:b.h"),
+        ("c", "6.3.0", "HIP 6.3 snapshot (third_party/hip-headers)")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (MIRRORS / "ROCm+HIP" / "repo").is_dir(), reason="no clones of ROCm/HIP, hipamd, clr")
+def test_history_generator_reproduces_since_tsv(tmp_path) -> None:
+    output = tmp_path / "since.tsv"
+    result = run_script("gen_hip_history.py", "--hip", str(MIRRORS / "ROCm+HIP" / "repo"),
+                        "--hipamd", str(MIRRORS / "ROCm+hipamd" / "repo"), "--clr", str(MIRRORS / "ROCm+clr" / "repo"),
+                        "--output", str(output))
+    assert result.returncode == 0, result.stderr
+    committed = (HEADER_SOURCE / "since.tsv").read_text().splitlines()
+    assert [line for line in output.read_text().splitlines() if not line.startswith("#")] == [
+        line for line in committed if not line.startswith("#")]
+
+
+# --- what each ROCm model's build has ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "way", "hip", "source", "added", "opt_in"),
+    [
+        ("CUBLAS_GEMM_DEFAULT_TENSOR_OP", NATIVE, None, HIPIFY, None, ()),
+        ("CUBLAS_GEMM_DEFAULT_TENSOR_OP", TORCH, "HIPBLAS_GEMM_DEFAULT", TORCH_TABLE, (1, 8, 2), ()),
+        ("__nv_bfloat162", TORCH, "__hip_bfloat162", TORCH_TABLE, (5, 7, 0), ()),
+        ("cudaDataType", NATIVE, "hipDataType", HIPIFY, (3, 0, 0), ()),  # HIPIFY: 5.7.0; headers: 3.0.0
+        ("__shfl_xor_sync", NATIVE, "__shfl_xor_sync", HEADERS, (6, 2, 0), ("HIP_ENABLE_WARP_SYNC_BUILTINS",)),
+        ("__float2bfloat16", TORCH, "__float2bfloat16", HEADERS, (5, 7, 0), ()),
+        ("cudaStreamGetId", TORCH, None, HIPIFY, None, ()),
+    ],
+)
+def test_views(name, way, hip, source, added, opt_in) -> None:
+    view = knowledge().view(name, way)
+    assert (view.hip, view.source, view.added, view.opt_in) == (hip, source, added, opt_in)
+
+
+def test_a_name_no_source_of_the_route_knows_is_not_judged() -> None:
+    assert knowledge().view("magma_queue_create_from_cuda", NATIVE) is None  # PyTorch's table only
+    assert knowledge().view("magma_queue_create_from_cuda", TORCH).hip == "magma_queue_create_from_hip"
+    assert b"int" not in knowledge().names  # cusolver_int_t maps to `int`, which is no API
+
+
+def test_load_time_of_the_new_tables_in_a_fresh_process() -> None:
+    code = ("import time; from hipify_guard.model.api_knowledge import knowledge; k = knowledge(); "
+            "k.hipify.api_facts; t = time.process_time(); k.names; k.view('cudaDataType', 'hip'); "
+            "print(time.process_time() - t)")
+    times = [float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                                  check=True, timeout=60).stdout) for _ in range(3)]
+    assert min(times) < 0.030, f"PyTorch's table and HIP's headers took {min(times) * 1000:.1f} ms (best of 3)"
+
+
+# --- the project's own definitions ----------------------------------------------------------
+
+
+def defined(text: str) -> set[str]:
+    file = FileAnalysis("t.cu", text.encode(), Settings())
+    return {name.decode() for name, _ in definitions(file, CodeTokens(file))}
+
+
+@pytest.mark.parametrize(
+    ("code", "names"),
+    [
+        ("using __nv_fp8x4_e4m3 = __hip_fp8x4_e4m3;", {"__nv_fp8x4_e4m3"}),
+        ("typedef struct { int x; } CUmemFabricHandle_v1, *PHandle;", {"CUmemFabricHandle_v1", "PHandle"}),
+        ("typedef void (*cudaHostFn_t)(void* data);", {"cudaHostFn_t", "data"}),
+        ("static __device__ __forceinline__ uint32_t __hgt2_mask(const half2 a, const half2 b) { return 0; }",
+         {"__hgt2_mask"}),
+        ("template <typename T> __device__ T __shfl_xor_sync(unsigned m, T v, int l, int w = 32);",
+         {"__shfl_xor_sync"}),
+        ("enum cudaShim { CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 };", {"cudaShim", "CUDA_R_8F_E4M3", "CUDA_R_8F_E5M2"}),
+        ("namespace cub = hipcub;", {"cub"}),
+        ("constexpr auto CUBLAS_GEMM_DEFAULT_TENSOR_OP = HIPBLAS_GEMM_DEFAULT;", {"CUBLAS_GEMM_DEFAULT_TENSOR_OP"}),
+        ("[[nodiscard]] int f(int); __attribute__((visibility(\"default\"))) int g(int);", {"f", "g"}),
+        ("cudaError_t (*real_cudaMalloc)(void**, size_t) = nullptr;", {"real_cudaMalloc"}),
+        ("void Foo::bar(int x) const { std::max(x, 1); }", {"bar"}),
+        # calls and uses, not definitions
+        ("void f() { cudaError_t e = cudaMalloc(&p, 4); CHECK(cudaFree(p)); return cudaGetLastError(); }", {"f"}),
+        ("void f() { std::max(a, b); obj.cudaMemcpy(x); p->cudaFree(y); if (x) cudaDeviceSynchronize(); }", {"f"}),
+        ("int cudaUse; cudaStream_t s;", set()),
+        ("void f() {} typedef int cudaAfterBody;", {"f", "cudaAfterBody"}),
+        ("// typedef int cudaInComment;\nconst char* s = \"using cudaInString = int;\";", {"s"}),
+    ],
+)
+def test_definitions(code: str, names: set[str]) -> None:
+    assert defined(code) == names
+
+
+def test_definitions_are_found_across_directives() -> None:
+    assert defined("#define cudaFoo hipFoo\n#if A\ntypedef int cudaBar;\n#else\nusing cudaBaz = long;\n#endif\n") == {
+        "cudaFoo", "cudaBar", "cudaBaz"}
+
+
+# --- hipify-guard map -----------------------------------------------------------------------
+
+
+def test_map_shows_every_source_and_each_model() -> None:
+    result = run_cli("map", "CUBLAS_GEMM_DEFAULT_TENSOR_OP", "cudaDataType", "__shfl_xor_sync")
+    assert result.code == 0, result.stderr
+    text = result.stdout
+    assert "PyTorch's hipify: renames it to `HIPBLAS_GEMM_DEFAULT` (CUDA_IDENTIFIER_MAP)" in text
+    assert "native HIP: no equivalent; PyTorch's hipify: `HIPBLAS_GEMM_DEFAULT`" in text
+    assert "declare `hipDataType` in hip/library_types.h, since ROCm 3.0.0" in text
+    assert "native HIP: `hipDataType` (HIPIFY's tables, added in HIP 3.0.0)" in text
+    assert "only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined, since ROCm 6.2.0" in text
+
+
+def test_map_finds_names_only_pytorch_or_hip_knows() -> None:
+    result = run_cli("map", "__hip_bfloat162", "__activemask", "magma_queue_create_from_cuda")
+    assert result.code == 0, result.stderr
+    assert "__hip_bfloat162: the HIP name of 1 CUDA name" in result.stdout
+    assert "declare `__activemask`" in result.stdout
+    assert "magma_queue_create_from_cuda: not in HIPIFY's tables" in result.stdout
+
+
+def test_map_json_has_every_source() -> None:
+    result = run_cli("map", "--output-format", "json", "__nv_bfloat162", "__activemask")
+    assert result.code == 0, result.stderr
+    bf16, mask = json.loads(result.stdout)
+    assert bf16["torch_hipify"] == [{"cuda": "__nv_bfloat162", "hip": "__hip_bfloat162",
+                                     "table": "CUDA_TYPE_NAME_MAP", "unsupported": False}]
+    assert bf16["models"]["hip"] == {"hip": None, "source": HIPIFY, "added": None, "opt_in": []}
+    assert bf16["models"]["torch-hipify"]["hip"] == "__hip_bfloat162"
+    assert [h["name"] for h in bf16["hip_headers"]] == ["__hip_bfloat162"]
+    assert mask["direction"] == "hip-header" and mask["hip_headers"][0]["since"] == "6.2.0"
+    assert mask["hip_headers"][0]["opt_in"] == ["HIP_ENABLE_WARP_SYNC_BUILTINS"]

@@ -80,7 +80,7 @@ class FileReport:
     assumed_undefined: frozenset[str] = frozenset()
     # Names its CUDA version guards compare with that the file itself does not define: their
     # values may come from a project header it includes (`workspace.settle_thresholds`).
-    free_thresholds: frozenset[str] = frozenset()
+    outside_names: frozenset[str] = frozenset()
 
 
 def resolve(filename: str, findings: list[Finding], lines: LineIndex) -> list[Diagnostic]:

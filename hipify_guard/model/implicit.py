@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
 from .partial import constant, is_boolean, simplify
-from .platforms import Outcome, Platform, Term, outcome, satisfiable, term
+from .platforms import Outcome, Platform, outcome, satisfiable, term
 
 if TYPE_CHECKING:
     from .analysis import FileAnalysis, Literal

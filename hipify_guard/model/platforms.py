@@ -20,7 +20,6 @@ value (`exhaustive`).
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence

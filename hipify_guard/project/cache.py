@@ -209,7 +209,7 @@ def _canonical(value: object) -> object:
 def pack(report: FileReport) -> bytes | None:
     """A report's cacheable part, or None for a report with nothing to say."""
     kept = (report.diagnostics, report.notes, report.near_miss_defines, report.assumed_undefined,
-            report.free_thresholds)
+            report.outside_names)
     if not any(kept):
         return None
     return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
@@ -229,7 +229,7 @@ def unpack(payload: bytes, filename: str) -> FileReport | None:
         diagnostics, notes, defines, assumed, thresholds = _ReportUnpickler(payload).load()
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
-    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed, free_thresholds=thresholds)
+    report = FileReport(filename, near_miss_defines=defines, assumed_undefined=assumed, outside_names=thresholds)
     report.diagnostics = [d if d.filename == filename else replace(d, filename=filename) for d in diagnostics]
     report.notes = [n if n.filename == filename else replace(n, filename=filename) for n in notes]
     return report

@@ -139,7 +139,7 @@ class _Session:
             report = self.run_one(self.jobs[number], index, results, engine)
             if report is not None and not (report.diagnostics or report.notes or report.errors or report.fixed
                                            or report.diff or report.near_miss_defines or report.assumed_undefined
-                                           or report.free_thresholds):
+                                           or report.outside_names):
                 report = None
             compact.append(report)
         return compact, index, results

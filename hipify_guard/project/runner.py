@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import replace
 from pathlib import Path
 
 from ..core.reading import NotAFile, read_file
@@ -14,13 +13,13 @@ from ..engine.suppression_comment import suppress_finding
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
-from .header_thresholds import included_thresholds
 from .job import CHECK, DIFF, FIX, Job
-from .paths import project_root_of
+from .workspace import with_header_facts
 from .writer import ChangedOnDisk, atomic_write, remove_leftovers
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_GUARD_RULES = frozenset({"HG101", "HG102", "HG103"})
+_API_RULES = ("HG203", "HG204")
+_HEADER_RULES = frozenset({"HG101", "HG102", "HG103", *_API_RULES})  # whose results headers can change
 
 
 def run(job: Job) -> FileReport:
@@ -77,13 +76,13 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         file = FileAnalysis(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
-        if not job.settings.header_defines and not _GUARD_RULES.isdisjoint(worth):
-            report.free_thresholds = file.free_thresholds
+        if not (job.settings.header_defines or job.settings.header_definitions) and not _HEADER_RULES.isdisjoint(worth):
+            report.outside_names = file.free_thresholds | _api_names(file, found)
         findings = settle(file, found, job.codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    settings = _with_header_thresholds(job, data) if not _GUARD_RULES.isdisjoint(worth) else job.settings
+    settings = _knowing_headers(job, data) if not _HEADER_RULES.isdisjoint(worth) else job.settings
     result = fix(job.filename, data, settings, job.codes, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     if job.mode == DIFF and result.data != data:
@@ -115,14 +114,19 @@ def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
     report.notes += [ToolMessage(job.filename, message) for message in result.unproven]
 
 
-def _with_header_thresholds(job: Job, data: bytes) -> Settings:
-    """The job's settings with the thresholds its included project headers define (a fix run
-    writes as it goes, so it reads them first; a check run settles them after the run)."""
-    if job.path == "-" or job.settings.header_defines:
+def _knowing_headers(job: Job, data: bytes) -> Settings:
+    """The job's settings with what its included project headers define (a fix run writes as it
+    goes, so it reads them first; a check run settles them after the run)."""
+    if job.path == "-" or job.settings.header_defines or job.settings.header_definitions:
         return job.settings
-    names = FileAnalysis(job.filename, data, job.settings).free_thresholds
-    found = included_thresholds(job.path, names, project_root_of(job.path)) if names else {}
-    return replace(job.settings, header_defines=tuple(sorted(found.items()))) if found else job.settings
+    file = FileAnalysis(job.filename, data, job.settings)
+    names = file.free_thresholds | _api_names(file, run_rules(file, [code for code in job.codes if code in _API_RULES]))
+    return with_header_facts(job.settings, job.path, names) if names else job.settings
+
+
+def _api_names(file: FileAnalysis, findings: list) -> frozenset[str]:  # noqa: ANN001 - Finding
+    """The API names HG203/HG204 findings span (each spans its name)."""
+    return frozenset(file.text(f.start, f.end) for f in findings if f.code in _API_RULES and f.end > f.start)
 
 
 def _why_skipped(data: bytes) -> str:

@@ -24,7 +24,7 @@ from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
-from .header_thresholds import included_thresholds
+from .header_facts import included_facts
 from .job import CHECK, Job
 from .paths import project_root_of
 
@@ -219,26 +219,34 @@ def settle_defines(jobs: Sequence[Job], reports: list[FileReport],
     return settled
 
 
-def settle_thresholds(jobs: Sequence[Job], reports: list[FileReport],
-                      rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
-    """The reports of a check run once the project headers are read for thresholds: a file whose
-    CUDA version guards compare with names it does not define (`free_thresholds`), which a
-    project header it includes defines, is checked again with their values (spec §11.3)."""
+def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
+                        rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the project headers are read: a file whose results took
+    names to be defined nowhere (`outside_names`: thresholds its CUDA version guards compare
+    with, APIs its HG203/HG204 findings name) that a project header it includes defines, is
+    checked again knowing them (spec §11.3, §11.4)."""
     again, redo = [], []
     for number, report in enumerate(reports):
         job = jobs[number]
-        if report.free_thresholds and job.path != "-":
-            found = included_thresholds(job.path, report.free_thresholds, project_root_of(job.path))
-            if found:
+        if report.outside_names and job.path != "-":
+            settings = with_header_facts(job.settings, job.path, report.outside_names)
+            if settings is not job.settings:
                 again.append(number)
-                redo.append(replace(job, near_misses_of=frozenset(),
-                                    settings=replace(job.settings, header_defines=tuple(sorted(found.items())))))
+                redo.append(replace(job, near_misses_of=frozenset(), settings=settings))
     if not again:
         return reports
     settled = list(reports)
     for number, report in zip(again, rerun(redo)):
         settled[number] = report
     return settled
+
+
+def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
+    """`settings` knowing what the project headers `path` includes define of `names`."""
+    values, defined = included_facts(path, names, project_root_of(path), settings)
+    if not values and not defined:
+        return settings
+    return replace(settings, header_defines=tuple(sorted(values.items())), header_definitions=defined)
 
 
 @lru_cache(maxsize=256)

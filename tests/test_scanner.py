@@ -131,6 +131,12 @@ def test_digit_separator_inside_a_directive_does_not_swallow_a_trailing_comment(
     assert rows(b"#if A >= 0xFF'FF && B == 'x' /* c */\n") == [("if", b"A >= 0xFF'FF && B == 'x'")]
 
 
+def test_a_separator_after_a_letter_digit_group_continues_the_number() -> None:
+    """Regression (found by the property test): in `0x10'a0'00` the second `'` follows `a0`, a
+    group that starts with a letter; it was read as a char literal that swallowed the comment."""
+    assert rows(b"#if (X ? 0 || 0x10'a0'00 : 0) // note\n") == [("if", b"(X ? 0 || 0x10'a0'00 : 0)")]
+
+
 def test_digit_separator_before_a_multiline_comment_in_a_directive() -> None:
     data = b"#if A >= 1'000 /* c\n#if B */\n#endif\n"
     assert rows(data) == [("if", b"A >= 1'000"), ("endif", b"")]

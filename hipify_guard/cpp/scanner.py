@@ -255,9 +255,10 @@ def _at_line_start(data: bytes, pos: int, floor: int) -> bool:
 
 
 def _is_digit_separator(data: bytes, quote: int) -> bool:
-    """True for the `'` of a C++14 digit separator such as 1'000'000."""
+    """True for the `'` of a C++14 digit separator such as 1'000'000 or 0x10'a0'00 (the number
+    it continues may hold separators already: a pp-number is read back to its start)."""
     pos = quote
-    while pos > 0 and data[pos - 1] in _IDENT_BYTES:
+    while pos > 0 and (data[pos - 1] in _IDENT_BYTES or data[pos - 1] == 0x27 and pos > 1 and data[pos - 2] in _IDENT_BYTES):
         pos -= 1
     if pos == quote:
         return False

@@ -88,5 +88,91 @@ def test_a_pytorch_extension_is_judged_under_pytorchs_hipify_only(tmp_path: Path
 
 def _config(root: Path, text: str) -> Path:
     path = root / "hipify-guard.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text + "\n", encoding="utf-8")
     return path
+
+
+CMAKE_PROJECT = {
+    "CMakeLists.txt": """\
+cmake_minimum_required(VERSION 3.21)
+project(lumen CXX)
+option(LUMEN_HIP "Build the HIP backend" OFF)
+add_library(lumen src/core.cpp src/kernels.cu)
+if(LUMEN_HIP)
+  add_compile_definitions(LUMEN_USE_HIP)
+  list(APPEND HIP_FLAGS -D__HIP_PLATFORM_HCC__=1)
+  target_sources(lumen PRIVATE src/hip/gemm.hip)
+else()
+  add_compile_definitions(LUMEN_USE_CUDA)
+  set(CUDA_ONLY_SRCS src/cuda_only/fp8.cu)
+  target_sources(lumen PRIVATE ${CUDA_ONLY_SRCS})
+endif()
+""",
+    "src/core.cpp": "#include \"common.cuh\"\n",
+    "src/common.cuh": "#pragma once\n#define LUMEN_HMAX 11070\n",
+    "src/kernels.cu": """\
+#include "common.cuh"
+#if defined(LUMEN_USE_CUDA) && CUDA_VERSION >= 12000
+cuda_build_only();
+#endif
+#ifdef __HIP_PLATFORM_HCC__
+hip_build();
+#endif
+#ifdef __HIPCC__
+#include <hip/hip_runtime.h>
+#elif CUDA_VERSION >= 9000
+#include <cuda_fp16.h>
+#endif
+#if CUDART_VERSION >= LUMEN_HMAX
+__global__ void hmax2();
+#endif
+#if CUDART_VERSION >= 11010 || defined(LUMEN_USE_MUSA)
+#endif
+""",
+    "src/cuda_only/fp8.cu": "#if CUDA_VERSION >= 12080\n__global__ void fp8();\n#endif\n",
+    "src/cuda_only/fp8.cuh": "#if CUDA_VERSION >= 12080\n#define HAS_FP8 1\n#endif\n",
+    "src/hip/gemm.hip": "__global__ void gemm();\n",
+}
+
+
+def test_a_cmake_project_is_judged_under_its_own_platforms(tmp_path: Path) -> None:
+    """Its build macros and -D flags (build files), its device code, its CUDA-only sources and the
+    headers beside them, its threshold header: only the two implicit guards remain."""
+    root = _project(tmp_path, CMAKE_PROJECT)
+    assert _found(root) == [("src/kernels.cu", 13, "HG101"), ("src/kernels.cu", 16, "HG101")]
+    assert _found(root, "--config", str(_config(tmp_path / "elsewhere", "infer-platforms = false"))) == [
+        ("src/cuda_only/fp8.cu", 1, "HG101"), ("src/cuda_only/fp8.cuh", 1, "HG101"), ("src/kernels.cu", 2, "HG101"),
+        ("src/kernels.cu", 5, "HG106"), ("src/kernels.cu", 10, "HG101"), ("src/kernels.cu", 13, "HG101"),
+        ("src/kernels.cu", 16, "HG101")]
+
+
+def test_init_writes_what_check_infers_with_its_evidence(tmp_path: Path) -> None:
+    root = _project(tmp_path, CMAKE_PROJECT)
+    inferred = _found(root)
+    result = run_cli("init", cwd=root)
+    assert result.code == 0, result.stderr
+    text = (root / ".hipify-guard.toml").read_text(encoding="utf-8")
+    for line in ('"LUMEN_USE_HIP",  # CMakeLists.txt:6: add_compile_definitions(LUMEN_USE_HIP)',
+                 '"LUMEN_USE_CUDA",  # CMakeLists.txt:10: add_compile_definitions(LUMEN_USE_CUDA)',
+                 '"/src/cuda_only/fp8.cu",', '"/src/cuda_only/fp8.cuh",  # every source beside it is CUDA-only',
+                 '__HIP_PLATFORM_HCC__ = 1  # CMakeLists.txt:7:', 'hipify = "native"'):
+        assert line in text, text
+    assert _found(root) == inferred  # what init wrote says what inference said
+    again = run_cli("init", cwd=root)
+    assert again.code == 2 and "already configures hipify-guard here" in again.stderr
+    assert run_cli("init", "--force", cwd=root).code == 0
+
+
+def test_files_says_what_a_file_is_judged_under_and_why(tmp_path: Path) -> None:
+    root = _project(tmp_path, CMAKE_PROJECT)
+    result = run_cli("files", "src/kernels.cu", "src/cuda_only/fp8.cu", cwd=root)
+    assert result.code == 0, result.stderr
+    assert "src/kernels.cu: judged under native HIP (native HIP only" in result.stdout
+    assert "LUMEN_USE_CUDA: undefined on ROCm (only the CUDA build defines it: CMakeLists.txt:10:" in result.stdout
+    assert "__HIPCC__: 1 on ROCm (hipcc compiles this file: a cu file)" in result.stdout
+    assert "src/cuda_only/fp8.cu: judged under" in result.stdout and "the ROCm rules do not run" in result.stdout
+    data = run_cli("files", "--output-format", "json", "src/kernels.cu", cwd=root).json()
+    assert data[0]["rocm_rules"] and {"name": "__HIP_PLATFORM_HCC__", "rocm": "1 on ROCm",
+                                      "why": "the ROCm build defines it: CMakeLists.txt:7: "
+                                             "list(APPEND HIP_FLAGS -D__HIP_PLATFORM_HCC__=1)"} in data[0]["macros"]

@@ -1,4 +1,5 @@
-"""`hipify-guard files --compile-commands PATH`: which files the ROCm build compiles, and why."""
+"""`hipify-guard files`: which files the ROCm build compiles, and why (with a compilation
+database); without one, what each given file is judged under, and why."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ def files_command(paths: Sequence[str], compile_commands: str | None, cuda_compi
                   config_file: str | None, isolated: bool, output_format: str) -> None:
     """List the files a build compiles (its translation units and the project files they include) and why.
 
-    PATHS (default ".") only widen the project root, as the checked paths of `check` do."""
+    PATHS (default ".") only widen the project root, as the checked paths of `check` do. Without
+    a compilation database: what each file of PATHS is judged under (its ROCm models, the macros
+    the project's platforms decide for it, and whether the ROCm rules run on it), and why."""
     from ..checks import CHECKS
 
     if config_file and isolated:
@@ -46,7 +49,8 @@ def files_command(paths: Sequence[str], compile_commands: str | None, cuda_compi
         options = project.options(os.path.join(os.getcwd(), "<files>"))
         sources = BuildSources.of(options)
         if not sources.compile_commands:
-            raise ConfigError("no compilation database: give --compile-commands PATH or set `compile-commands`")
+            _explain(project, paths, output_format)
+            return
         scope = BuildScope(sources, project.settings(options), paths)
     except ConfigError as error:
         raise FilesFailed(str(error)) from None
@@ -57,6 +61,32 @@ def files_command(paths: Sequence[str], compile_commands: str | None, cuda_compi
         click.echo(json.dumps(reports, indent=2))
     else:
         click.echo("\n".join(line for report in reports for line in _text(report)))
+
+
+def _explain(project: Project, paths: Sequence[str], output_format: str) -> None:
+    """Each file's platforms (`project.explain`)."""
+    from ..project.discovery import discover
+    from ..project.explain import explain
+    from ..project.job import CHECK
+
+    roots = list(paths) or ["."]
+    missing = [path for path in roots if not os.path.lexists(path)]
+    if missing:
+        raise FilesFailed(f"no such file or folder: {', '.join(missing)}")
+    targets = list(discover(roots, project.extensions(roots), exclude=project.excluded))
+    judged = [explain(job) for job in project.jobs(targets, roots, CHECK, False)]
+    if output_format == "json":
+        click.echo(json.dumps([{"path": item.path, "rocm_rules": item.rocm_rules, "models": list(item.models),
+                                "models_reason": item.models_reason, "error": item.error,
+                                "macros": [{"name": n, "rocm": v, "why": w} for n, v, w in item.macros]}
+                               for item in judged], indent=2))
+        return
+    for item in judged:
+        scope = "" if item.rocm_rules else "; only the CUDA build compiles it: the ROCm rules do not run"
+        models = ", ".join(item.models) + (f" ({item.models_reason})" if item.models_reason else "")
+        click.echo(f"{item.path}: {item.error}" if item.error else f"{item.path}: judged under {models}{scope}")
+        for name, value, why in item.macros:
+            click.echo(f"    {name}: {value} ({why})")
 
 
 def _report(build: str, database: str, graph: Graph, scope: BuildScope) -> dict[str, Any]:

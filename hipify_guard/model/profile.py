@@ -133,19 +133,20 @@ def _refined(platform: Platform, facts: Mapping[str, int | str | None]) -> Platf
 
 def _judgements(file: FileAnalysis, profile: ProjectProfile) -> Iterator[Judgement]:
     configured_rocm = dict(profile.rocm_build_macros)
+    where = dict(profile.evidence)
     for name, value in profile.build_definitions:
-        yield Judgement(name, value, "the ROCm build defines it")
+        yield Judgement(name, value, f"the ROCm build defines it: {where.get(name, 'configured')}")
     for name, value in configured_rocm.items():
-        yield Judgement(name, value, "a ROCm build macro of the project")
+        yield Judgement(name, value, f"the ROCm build's macro: {where.get(name, 'configured')}")
     for name in sorted(profile.cuda_build_macros - configured_rocm.keys()):
-        yield Judgement(name, UNDEFINED, "a CUDA build macro of the project")
+        yield Judgement(name, UNDEFINED, "the CUDA build's macro: configured")
     if not profile.infer:
         return
     known = {name for name, _ in profile.build_definitions} | configured_rocm.keys() | profile.cuda_build_macros
     uses = _Uses(file)
     for name in sorted(profile.inferred_cuda_build - known):
         if name in uses.names and name not in uses.with_rocm:
-            yield Judgement(name, UNDEFINED, "only the CUDA build defines it (build files)")
+            yield Judgement(name, UNDEFINED, f"only the CUDA build defines it: {where.get(name, 'build files')}")
     known |= profile.inferred_cuda_build
     for name in sorted(uses.names - known):
         judged = _by_name(name, uses, profile)
@@ -155,7 +156,7 @@ def _judgements(file: FileAnalysis, profile: ProjectProfile) -> Iterator[Judgeme
     if device:
         for name in COMPILER_DEFINED:
             if name not in known:
-                yield Judgement(name, 1, f"hipcc compiles this file ({device})")
+                yield Judgement(name, 1, f"hipcc compiles this file: {device}")
 
 
 def _by_name(name: str, uses: _Uses, profile: ProjectProfile) -> Judgement | None:

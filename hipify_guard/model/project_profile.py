@@ -17,6 +17,7 @@ class ProjectProfile:
     # What some ROCm build defines (ggml's HIP build defines GGML_USE_CUDA too): never "the CUDA
     # build's" by its name.
     rocm_may_define: frozenset[str] = frozenset()
+    evidence: tuple[tuple[str, str], ...] = ()  # (macro, where the build files say so), for explanations
     build_definitions: tuple[tuple[str, int | str | None], ...] = ()  # what the ROCm build's commands define
     platform_names: frozenset[str] = frozenset()  # build-switch names the project mentions (prefix pairs)
     infer: bool = True  # infer the file's build macros from names, chains and device code

@@ -14,19 +14,22 @@ reach ROCm: through PyTorch's hipify (a `setup.py` or CMake file that uses
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import integer_value
-from ..model.platform_names import ROCM, build_macro
+from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.project_profile import ProjectProfile
 from .build_files import read_build_files
 
 _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
                           r"find_package\s*\(\s*Torch\b")
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
+_SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
+_HEADERS = (".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +71,19 @@ def infer(root: str) -> Inference:
             entries.append(Entry("rocm-build-defines", f"{name}={every[0].value}", _shown(every[0].evidence)))
     cuda_macros = sorted(name for name in facts.cuda_macros if not _reserved(name))
     entries += [Entry("cuda-build-macros", name, _shown(facts.cuda_macros[name][0].evidence)) for name in cuda_macros]
-    cuda_only = sorted(facts.cuda_only_files)
-    evidence = {name: fact.evidence for fact in facts.sources for name in fact.files}
-    entries += [Entry("cuda-only-files", name, _shown(evidence[name])) for name in cuda_only if name in evidence]
+    evidence = {name: _shown(fact.evidence) for fact in facts.sources if fact.platform == CUDA for name in fact.files}
+    evidence.update(_headers_beside(root, facts.cuda_only_files, facts.rocm_only_files))
+    cuda_only = sorted(evidence)
+    entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
     hipify, why = _hipify(root, facts.files_read)
     if hipify:
         entries.append(Entry("hipify", hipify, why))
     names = frozenset(name for name in facts.by_name() if build_macro(name) is not None)
+    evidence = tuple((entry.value.partition("=")[0], entry.evidence) for entry in entries
+                     if entry.key in ("rocm-build-macros", "rocm-build-defines", "cuda-build-macros"))
     profile = ProjectProfile(rocm_build_macros=tuple(rocm_macros), build_definitions=tuple(defines),
                              platform_names=names, hipify=hipify, inferred_cuda_build=frozenset(cuda_macros),
-                             rocm_may_define=frozenset(facts.rocm_definitions))
+                             rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence)
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries))
 
 
@@ -93,9 +99,30 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
             item for item in inferred.build_definitions if item[0] not in named),
         inferred_cuda_build=inferred.inferred_cuda_build - named,
         rocm_may_define=configured.rocm_may_define | inferred.rocm_may_define,
+        evidence=configured.evidence + inferred.evidence,
         platform_names=configured.platform_names | inferred.platform_names,
         hipify=configured.hipify or (inferred.hipify if configured.choose_models else ""),
     )
+
+
+def _headers_beside(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str]) -> dict[str, str]:
+    """Headers in a folder whose every source file only the CUDA build compiles (FBGEMM's
+    `cutlass_extensions/<kernel>/`): CUDA-only too, with the evidence."""
+    folders: dict[str, list[str]] = {}
+    for name in cuda_only:
+        folders.setdefault(posixpath.dirname(name), []).append(name)
+    found = {}
+    for folder, names in folders.items():
+        try:
+            entries = sorted(os.listdir(os.path.join(root, folder)))
+        except OSError:
+            continue
+        listed = [posixpath.join(folder, entry) for entry in entries]
+        sources = [name for name in listed if name.endswith(_SOURCES)]
+        if sources and all(name in cuda_only for name in sources):
+            why = f"every source beside it is CUDA-only ({len(sources)}, such as {sources[0]})"
+            found.update((name, why) for name in listed if name.endswith(_HEADERS) and name not in rocm_only)
+    return found
 
 
 def _hipify(root: str, files_read: tuple[str, ...]) -> tuple[str, str]:

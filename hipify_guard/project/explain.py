@@ -1,0 +1,50 @@
+"""What one file is judged under, and why (`hipify-guard files PATH...` without a compilation
+database): its ROCm models, the macros the project and the file decide for them, and whether the
+ROCm rules run on it at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cpp.evaluator import EMPTY
+from ..model.analysis import FileAnalysis
+from ..model.platforms import UNDEFINED
+from .build_scope import cuda_only_codes
+from .job import Job
+from .runner import read
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One file's platforms, as data for the `files` command."""
+
+    path: str
+    rocm_rules: bool  # False: only the CUDA build compiles it (only rules not about ROCm run)
+    models: tuple[str, ...]  # the titles of the ROCm models it is judged under
+    models_reason: str  # why those ("" when every configured model applies)
+    macros: tuple[tuple[str, str, str], ...]  # (name, its value on ROCm in words, why)
+    error: str = ""  # why the file could not be read
+
+
+def explain(job: Job) -> Judged:
+    """What `job`'s file is judged under."""
+    from ..engine.diagnostics import FileReport
+
+    report = FileReport(job.filename)
+    loaded = read(job, report)
+    rocm_rules = cuda_only_codes(job.codes) != job.codes
+    if loaded is None:
+        messages = [message.message for message in (*report.errors, *report.notes)]
+        return Judged(job.filename, rocm_rules, (), "", (), "; ".join(messages))
+    platforms = FileAnalysis(job.filename, loaded[0], job.settings).platforms
+    macros = tuple((judgement.name, _value(judgement.rocm), judgement.reason) for judgement in platforms.judgements)
+    return Judged(job.filename, rocm_rules, tuple(model.title for model in platforms.rocm_models),
+                  platforms.models_reason, macros)
+
+
+def _value(value: object) -> str:
+    if value is UNDEFINED:
+        return "undefined on ROCm"
+    if value == EMPTY:
+        return "defined (empty) on ROCm"
+    return f"{value} on ROCm"

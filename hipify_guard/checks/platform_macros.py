@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, Fix
 from ..cpp.nodes import Defined, Identifier, walk
 from ..model.analysis import FileAnalysis
-from ..model.platforms import UNDEFINED
+from ..model.platforms import PLATFORM_MACROS, UNDEFINED
 from .registry import check
 
-PLATFORM_MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVCC__")
 RENAMED = {"__HIP_PLATFORM_HCC__": "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_NVCC__": "__HIP_PLATFORM_NVIDIA__"}
 
 

@@ -71,9 +71,10 @@ class FileAnalysis:
         return LocalMacros(self.data, self.scan.directives, self.tree, first_use, dict(self.settings.header_defines))
 
     @cached_property
-    def free_thresholds(self) -> frozenset[str]:
-        """Names that a CUDA version guard reads as values and that neither this file nor the
-        models define: their values may come from an included project header (spec §11.3)."""
+    def free_names(self) -> frozenset[str]:
+        """Names that a CUDA version guard reads as values, or that the conditions around it
+        test, and that neither this file nor the models define: a project header it includes
+        may define them (a threshold, spec §11.3; a macro it defines only for CUDA builds)."""
         cuda = self.settings.macros.cuda_version_macros
         fixed = frozenset().union(*(model.fixed for model in self.rocm_models))
         found: set[str] = set()
@@ -81,6 +82,7 @@ class FileAnalysis:
             condition = self.condition(arm).term
             if condition is not None and condition.names & cuda:
                 found |= {item.name for item in walk(condition.node) if isinstance(item, Identifier)}
+                found.update(*(item.names for item, _ in self.path(arm.conditional.parent)))
         return frozenset(found - cuda - fixed - self.local_macros.events.keys())
 
     def seen_at(self, platform: Platform, offset: int | None) -> Platform:
@@ -98,13 +100,14 @@ class FileAnalysis:
             names = self._relevant[key] = [name for name in wanted if name in local.events]
         if not names:
             return platform
-        facts = local.facts(platform, offset, names, self._path_below_guard)
+        facts = local.facts(platform, offset, names, self.path_below_guard)
         for name in self.settings.macros.cuda_version_macros & facts.keys():
             if facts[name] != platform.fixed.get(platform.renames.get(name, name), FREE):
                 facts[name] = FREE
         return fixed_by(facts, platform)
 
-    def _path_below_guard(self, arm: Arm | None) -> list[Literal]:
+    def path_below_guard(self, arm: Arm | None) -> list[Literal]:
+        """`path` without the include guard's own condition (every first inclusion passes it)."""
         return self.path(arm, stop=self.local_macros.guard)
 
     @cached_property

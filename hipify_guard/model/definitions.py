@@ -115,6 +115,10 @@ class Definitions:
         model reaches, defines the macro `name`."""
         return name in self.external or any(reachable_on_rocm(self.file, offset) for offset in self._macro_sites(name))
 
+    def defines_macro_somewhere(self, name: bytes) -> bool:
+        """Whether the file `#define`s the macro `name` at all (reached by some model or not)."""
+        return bool(self._macro_sites(name))
+
     def _sites(self, name: bytes) -> Iterator[int]:
         yield from self._macro_sites(name)
         data = self.file.data

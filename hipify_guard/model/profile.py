@@ -72,6 +72,7 @@ class Judgement:
     name: str
     rocm: int | str | None  # its value in every ROCm model (UNDEFINED: undefined there)
     reason: str
+    switch: bool = False  # a ROCm build's switch: a test of it says explicitly what ROCm gets
 
 
 @dataclass(frozen=True)
@@ -89,18 +90,19 @@ def file_platforms(file: FileAnalysis) -> FilePlatforms:
     """The platforms `file` is judged under (module doc)."""
     settings = file.settings
     profile = settings.profile
-    judgements = list(_judgements(file, profile))
+    judgements = list(_judgements(file, profile, settings.header_cuda_only, settings.header_rocm_only))
     on_rocm = {j.name: j.rocm for j in judgements}
-    rocm_side = frozenset(name for name, value in on_rocm.items() if value is not UNDEFINED)
+    rocm_side = frozenset(judgement.name for judgement in judgements if judgement.switch)
     macros = settings.macros
     explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro} | rocm_side
-    cuda_fixed = {name: UNDEFINED for name in rocm_side if name not in COMPILER_DEFINED}
+    cuda_fixed = {name: UNDEFINED for name in rocm_side}
     models, why, extension = _models(file, profile)
     chosen = [model for model in settings.rocm_models if models is None or model.name.split("@")[0] in models
               or model.name.split("@")[0] not in BUILTIN_MODELS]
     if extension:  # cpp_extension builds do not define TORCH_HIP_VERSION (spec §3)
         judgements.append(Judgement("TORCH_HIP_VERSION", UNDEFINED, "a PyTorch extension's build does not define it"))
-    refined = tuple(_refined(model, {**on_rocm, **({"TORCH_HIP_VERSION": UNDEFINED} if extension else {})})
+    built = frozenset(name for name, _ in profile.build_definitions)
+    refined = tuple(_refined(model, {**on_rocm, **({"TORCH_HIP_VERSION": UNDEFINED} if extension else {})}, built)
                     for model in chosen)
     return FilePlatforms(_refined(settings.cuda, cuda_fixed), refined, tuple(judgements), frozenset(explicit), why)
 
@@ -123,26 +125,36 @@ def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str]
     return None, "", False
 
 
-def _refined(platform: Platform, facts: Mapping[str, int | str | None]) -> Platform:
-    """`platform` with the facts it does not fix already (a model's own definitions win)."""
-    new = {name: value for name, value in facts.items() if name not in platform.fixed and name not in platform.renames}
+def _refined(platform: Platform, facts: Mapping[str, int | str | None], built: frozenset[str] = frozenset()) -> Platform:
+    """`platform` with the facts it does not fix already (a model's own definitions win), but
+    for what the project's ROCm build defines (`built`), which wins over a model's defaults
+    (`add_compile_definitions(__HIP_PLATFORM_AMD__)` gives it the value 1), not over the facts of
+    a compilation database."""
+    new = {name: value for name, value in facts.items() if name not in platform.renames and (
+        name not in platform.fixed or name in built and not platform.build)}
     if not new:
         return platform
     return dataclasses.replace(platform, fixed={**platform.fixed, **new})
 
 
-def _judgements(file: FileAnalysis, profile: ProjectProfile) -> Iterator[Judgement]:
+def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: frozenset[str],
+                header_rocm_only: frozenset[str]) -> Iterator[Judgement]:
     configured_rocm = dict(profile.rocm_build_macros)
     where = dict(profile.evidence)
+    for name in sorted(header_cuda_only):
+        yield Judgement(name, UNDEFINED, "a project header it includes defines it only where ROCm never goes")
+    for name in sorted(header_rocm_only):
+        yield Judgement(name, 1, "a project header it includes defines it for every ROCm build", switch=True)
     for name, value in profile.build_definitions:
         yield Judgement(name, value, f"the ROCm build defines it: {where.get(name, 'configured')}")
     for name, value in configured_rocm.items():
-        yield Judgement(name, value, f"the ROCm build's macro: {where.get(name, 'configured')}")
+        yield Judgement(name, value, f"the ROCm build's macro: {where.get(name, 'configured')}", switch=True)
     for name in sorted(profile.cuda_build_macros - configured_rocm.keys()):
         yield Judgement(name, UNDEFINED, "the CUDA build's macro: configured")
     if not profile.infer:
         return
-    known = {name for name, _ in profile.build_definitions} | configured_rocm.keys() | profile.cuda_build_macros
+    known = ({name for name, _ in profile.build_definitions} | configured_rocm.keys() | profile.cuda_build_macros
+             | header_cuda_only | header_rocm_only)
     uses = _Uses(file)
     for name in sorted(profile.inferred_cuda_build - known):
         if name in uses.names and name not in uses.with_rocm:
@@ -166,7 +178,7 @@ def _by_name(name: str, uses: _Uses, profile: ProjectProfile) -> Judgement | Non
     if switch is None:
         return None
     if switch.side == ROCM:
-        return Judgement(name, 1, "its name says it is the ROCm build's switch")
+        return Judgement(name, 1, "its name says it is the ROCm build's switch", switch=True)
     if name in uses.with_rocm or name in profile.rocm_may_define:
         return None  # tested together with a ROCm macro, or defined by a ROCm build: not the CUDA build's
     if name in uses.before_rocm:
@@ -204,7 +216,7 @@ class _Uses:
 
     def _collect(self) -> None:
         file = self._file
-        conjuncts: dict[int, list[set[str]]] = {}  # arm hash -> the names of each conjunct of its own condition
+        conjuncts: dict[int, list[tuple[str, bool] | None]] = {}  # arm hash -> what each conjunct of its condition tests
         for conditional in file.tree.conditionals:
             positive_before: list[tuple[str, int]] = []
             for arm in conditional.arms:
@@ -212,7 +224,7 @@ class _Uses:
                 if condition is None:
                     continue
                 self.names |= condition.names
-                parts = [_names(part) for part in _conjuncts(condition.node)]
+                parts = [_tested(part) for part in _conjuncts(condition.node)]
                 conjuncts[arm.directive.hash] = parts
                 line = file.lines.line_of(arm.directive.hash)
                 own_positive = set(_positive(condition.node))
@@ -229,14 +241,14 @@ class _Uses:
                     enclosing = enclosing.conditional.parent
                 self._note_together(parts)
 
-    def _note_together(self, parts: list[set[str]]) -> None:
-        """CUDA-side switches in one conjunct of a path and a ROCm macro in another coexist (an
-        `#if defined(X_CUDA) || defined(X_HIP)` conjunct alone says nothing)."""
-        rocm = {index for index, part in enumerate(parts) if any(self._is_rocm(name) for name in part)}
-        if rocm:
-            for index, part in enumerate(parts):
-                if rocm - {index}:
-                    self.with_rocm |= _cuda_side(part)
+    def _note_together(self, parts: list[tuple[str, bool] | None]) -> None:
+        """A CUDA-side switch that one conjunct of a path tests, and a ROCm macro that another
+        tests, coexist: `defined(USE_CUDA) && !defined(USE_ROCM)`, or `#ifdef WITH_HIP` inside
+        `#ifdef WITH_CUDA`. A conjunct that is no plain test (`defined(X_CUDA) || defined(X_HIP)`,
+        any GPU build) says nothing."""
+        tests = [part for part in parts if part is not None]
+        if any(self._is_rocm(name) for name, _ in tests):
+            self.with_rocm |= _cuda_side(name for name, positive in tests if positive)
 
 
 def _cuda_side(names: Iterable[str]) -> set[str]:
@@ -256,14 +268,16 @@ def _conjuncts(node: Node) -> Iterator[Node]:
             yield item
 
 
-def _names(node: Node) -> set[str]:
-    found, stack = set(), [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (Identifier, Defined)):
-            found.add(item.name)
-        stack.extend(children(item))
-    return found
+def _tested(node: Node) -> tuple[str, bool] | None:
+    """(name, positively) when `node` is a plain test of one macro (`defined(X)`, `!X`), else None."""
+    positive = True
+    while isinstance(node, Paren) or isinstance(node, Unary) and node.op == "!":
+        if isinstance(node, Unary):
+            positive = not positive
+            node = node.operand
+        else:
+            node = node.inner
+    return (node.name, positive) if isinstance(node, (Identifier, Defined)) else None
 
 
 def _positive(node: Node) -> Iterator[str]:

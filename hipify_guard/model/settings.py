@@ -75,6 +75,11 @@ class Settings:
     header_defines: tuple[tuple[str, int], ...] = ()
     # Names the project headers the file includes define (their shims): never a use of the API.
     header_definitions: frozenset[str] = frozenset()
+    # Macros the project headers the file includes define only where no ROCm model goes
+    # (RAJA's `RAJA_CUDA_ACTIVE`, under `defined(__CUDACC__)`): undefined on ROCm.
+    header_cuda_only: frozenset[str] = frozenset()
+    # Macros they define in every ROCm build and not surely in CUDA ones: ROCm macros of the project.
+    header_rocm_only: frozenset[str] = frozenset()
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

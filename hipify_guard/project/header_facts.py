@@ -4,7 +4,8 @@ CUDART_HMAX`) and shims (FBGEMM's `using __nv_fp8_e4m3 = __hip_fp8_e4m3;`, ggml'
 __shfl_sync` in `vendors/hip.h`).
 
 Starting from a file, its `#include "..."` headers are followed (found in the including file's
-folder, then in the project's `include/` and top folders, never outside the project), at most
+folder, then in the project's `include/` and top folders, never outside the project; `<...>`
+ones found in those two project folders, as `<mscclpp/device.hpp>` is), at most
 MAX_HEADERS of them, each read once per run. A header's object-like definitions of integer
 constants at its file level (or inside its include guard) are its thresholds; a name defined
 with two values, or under a condition, is left free. Its definitions in code some ROCm model
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.reading import read_file
@@ -24,18 +26,32 @@ from ..cpp.scanner import scan
 from ..model.analysis import FileAnalysis
 from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
+from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
 
 MAX_HEADERS = 64
-_QUOTED = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)"', re.M)
+_TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
 
 
-def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> tuple[dict[str, int], frozenset[str]]:
-    """The values that the project headers `path` includes give `names` (thresholds), and those
-    of `names` they define for ROCm (shims)."""
+@dataclass(frozen=True, slots=True)
+class HeaderFacts:
+    """What the project headers a file includes say of some names."""
+
+    values: dict[str, int]  # thresholds: integer definitions at file level
+    defined: frozenset[str]  # defined for ROCm (in code some ROCm model compiles): shims
+    cuda_only: frozenset[str]  # macros defined, but only where no ROCm model goes
+    rocm_only: frozenset[str]  # macros surely defined in every ROCm model, not surely on CUDA
+    # (mscclpp's `MSCCLPP_DEVICE_HIP`, defined under `defined(__HIP_PLATFORM_AMD__)`)
+
+
+def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
+    """What the project headers `path` includes (transitively) say of `names`."""
     wanted = set(names)
     values: dict[str, int] = {}
     defined: set[str] = set()
+    elsewhere: set[str] = set()  # #defined only off ROCm, so far
+    rocm_side: set[str] = set()
     seen: set[str] = set()
     queue = [os.path.realpath(path)]
     while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined:
@@ -48,10 +64,13 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
             for name, value in _thresholds(header).items():
                 if name in wanted:
                     values.setdefault(name, value)
-            open_names = wanted - values.keys() - defined
+            open_names = frozenset(wanted - values.keys() - defined)
             if open_names:
-                defined |= _shims(header, settings, frozenset(open_names))
-    return values, frozenset(defined)
+                for_rocm, off_rocm = _definitions_in(header, settings, open_names)
+                defined |= for_rocm
+                elsewhere |= off_rocm
+                rocm_side |= _rocm_switches(header, settings, for_rocm)
+    return HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side))
 
 
 @lru_cache(maxsize=4096)
@@ -61,25 +80,46 @@ def _includes(path: str, root: str) -> tuple[str, ...]:
         data = read_file(path)[0]
     except OSError:
         return ()
-    folders = (os.path.dirname(path), os.path.join(root, "include"), root)
+    angled = (os.path.join(root, "include"), root)
+    quoted = (os.path.dirname(path), *angled)
     headers = []
-    for name in _QUOTED.findall(data):
-        text = name.decode("utf-8", "surrogateescape")
-        for folder in folders:
-            candidate = os.path.realpath(os.path.join(folder, text))
-            if os.path.isfile(candidate) and (candidate + os.sep).startswith(os.path.join(root, "")):
-                headers.append(candidate)
-                break
+    for name, system in _INCLUDE.findall(data):
+        text = (name or system).decode("utf-8", "surrogateescape")
+        folders = quoted if name else angled
+        found = next((candidate for folder in folders for template in _TEMPLATES
+                      if os.path.isfile(candidate := os.path.realpath(os.path.join(folder, text + template)))
+                      and (candidate + os.sep).startswith(os.path.join(root, ""))), None)
+        if found is not None:
+            headers.append(found)
     return tuple(headers)
 
 
-def _shims(path: str, settings: Settings, names: frozenset[str]) -> set[str]:
-    """Which of `names` the header defines in code some ROCm model compiles."""
+def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:
+    """Which of `names` the header defines in code some ROCm model compiles, and which it
+    `#define`s only where no ROCm model goes."""
+    header = _analysis(path, settings)
+    if header is None:
+        return set(), set()
+    definitions = definitions_of(header)
+    for_rocm = {name for name in names if definitions.defines(name.encode())}
+    off_rocm = {name for name in names - for_rocm if definitions.defines_macro_somewhere(name.encode())}
+    return for_rocm, off_rocm
+
+
+def _rocm_switches(path: str, settings: Settings, names: set[str]) -> set[str]:
+    """Which of `names` the header `#define`s where every ROCm model surely goes and CUDA need not."""
     header = _analysis(path, settings)
     if header is None:
         return set()
-    definitions = definitions_of(header)
-    return {name for name in names if definitions.defines(name.encode())}
+    local = header.local_macros
+    found = set()
+    for name in names:
+        for event in local.events.get(name, ()):
+            if event.value is not UNDEFINED and all(
+                    local.taken(event.arm, model, header.path_below_guard) for model in header.rocm_models) and (
+                    local.taken(event.arm, header.cuda, header.path_below_guard) is not True):
+                found.add(name)
+    return found
 
 
 @lru_cache(maxsize=256)

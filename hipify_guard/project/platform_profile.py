@@ -22,6 +22,7 @@ from functools import lru_cache
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import integer_value
 from ..model.platform_names import CUDA, ROCM, build_macro
+from ..model.platforms import PLATFORM_MACROS
 from ..model.project_profile import ProjectProfile
 from .build_files import read_build_files
 
@@ -58,7 +59,9 @@ def infer(root: str) -> Inference:
     entries: list[Entry] = []
     rocm_macros, defines = [], []
     for name, definitions in sorted(facts.rocm_definitions.items()):
-        every = [item for item in definitions if item.always and item.value is not None]
+        # HIP's platform macros with a value anywhere in the ROCm build (mscclpp's tests pass
+        # -D__HIP_PLATFORM_AMD__): what the project's value tests of them rely on
+        every = [item for item in definitions if (item.always or name in PLATFORM_MACROS) and item.value is not None]
         if not every or name in facts.cuda_macros:
             continue
         value = _value(every[0].value)

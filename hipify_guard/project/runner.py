@@ -76,8 +76,8 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         file = FileAnalysis(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
-        if not (job.settings.header_defines or job.settings.header_definitions) and not _HEADER_RULES.isdisjoint(worth):
-            report.outside_names = file.free_thresholds | _api_names(file, found)
+        if not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
+            report.outside_names = file.free_names | _api_names(file, found)
         findings = settle(file, found, job.codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
@@ -117,11 +117,17 @@ def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
 def _knowing_headers(job: Job, data: bytes) -> Settings:
     """The job's settings with what its included project headers define (a fix run writes as it
     goes, so it reads them first; a check run settles them after the run)."""
-    if job.path == "-" or job.settings.header_defines or job.settings.header_definitions:
+    if job.path == "-" or _knows_headers(job.settings):
         return job.settings
     file = FileAnalysis(job.filename, data, job.settings)
-    names = file.free_thresholds | _api_names(file, run_rules(file, [code for code in job.codes if code in _API_RULES]))
+    names = file.free_names | _api_names(file, run_rules(file, [code for code in job.codes if code in _API_RULES]))
     return with_header_facts(job.settings, job.path, names) if names else job.settings
+
+
+def _knows_headers(settings: Settings) -> bool:
+    """Whether the headers' facts are in `settings` already (a job settled again)."""
+    return bool(settings.header_defines or settings.header_definitions or settings.header_cuda_only
+                or settings.header_rocm_only)
 
 
 def _api_names(file: FileAnalysis, findings: list) -> frozenset[str]:  # noqa: ANN001 - Finding

@@ -243,10 +243,11 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
     """`settings` knowing what the project headers `path` includes define of `names`."""
-    values, defined = included_facts(path, names, project_root_of(path), settings)
-    if not values and not defined:
+    facts = included_facts(path, names, project_root_of(path), settings)
+    if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings
-    return replace(settings, header_defines=tuple(sorted(values.items())), header_definitions=defined)
+    return replace(settings, header_defines=tuple(sorted(facts.values.items())), header_definitions=facts.defined,
+                   header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only)
 
 
 @lru_cache(maxsize=256)

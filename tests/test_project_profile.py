@@ -176,3 +176,18 @@ def test_files_says_what_a_file_is_judged_under_and_why(tmp_path: Path) -> None:
     assert data[0]["rocm_rules"] and {"name": "__HIP_PLATFORM_HCC__", "rocm": "1 on ROCm",
                                       "why": "the ROCm build defines it: CMakeLists.txt:7: "
                                              "list(APPEND HIP_FLAGS -D__HIP_PLATFORM_HCC__=1)"} in data[0]["macros"]
+
+
+def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
+    """`#ifndef CUDA_VERSION` asks whether the macro exists (ginkgo's "not CUDA", Kokkos' sanity
+    `#error`): ROCm is in the branch because the macro is undefined there, not as "old CUDA"."""
+    root = _project(tmp_path, {
+        "hipify-guard.toml": 'hipify = "native"\n',
+        "src/k.cu": ("#ifndef CUDA_VERSION\n#error \"#include <cuda.h> did not define CUDA_VERSION.\"\n#endif\n"
+                     "#if !defined(CUDA_VERSION)\nno_16_bit_atomics();\n#endif\n#if CUDA_VERSION < 9000\nold();\n#endif\n"),
+    })
+    messages = [item["message"] for item in run_cli("check", "--no-cache", "--output-format", "json", cwd=root).json()]
+    assert [message.split(": ")[-1] for message in messages] == [
+        "ROCm hits this `#error` only because the macro is undefined there",
+        "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says",
+        "ROCm silently takes the branch meant for old CUDA"]

@@ -8,6 +8,7 @@ from operator import attrgetter
 
 from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
+from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
@@ -60,12 +61,22 @@ def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     if fate.today == "false":
         return "this branch is silently skipped on ROCm"
     following = _first_directive(file, arm)
+    presence = _only_presence(fate)
     if following is not None and following.kind == "error":
-        return "ROCm hits the `#error` meant for old CUDA"
+        return "ROCm hits this `#error` only because the macro is undefined there" if presence else (
+            "ROCm hits the `#error` meant for old CUDA")
     defined = _defined_name(file, following)
     if defined in fate.cuda_macros:
         return f"ROCm silently uses this fallback definition of {defined}"
+    if presence:  # `#ifndef CUDA_VERSION` meant as "not CUDA": ROCm is in it by accident, not by name
+        return "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says"
     return "ROCm silently takes the branch meant for old CUDA"
+
+
+def _only_presence(fate: Fate) -> bool:
+    """Whether the CUDA tests only ask whether the macros are defined (`#ifndef CUDA_VERSION`)."""
+    return all(isinstance(item, Defined) for test, _ in fate.tests for item in walk(test)
+               if isinstance(item, (Defined, Identifier)))
 
 
 def _unless(file: FileAnalysis, fate: Fate) -> str:

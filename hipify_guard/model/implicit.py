@@ -132,11 +132,22 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
     decided = {verdict.outcome for verdict in verdicts}
     if not decided - {Outcome.DEPENDS}:
         return None
+    if decided == {Outcome.FALSE} and _rocm_arm_follows(file, arm, explicit):
+        return None  # `#if CUDA_VERSION >= 7000 ... #elif defined(MAGMA_HAVE_HIP)`: ROCm's arm is named
     today = {frozenset({Outcome.FALSE}): "false", frozenset({Outcome.TRUE}): "true"}.get(frozenset(decided), "differs")
     rest = next((verdict.rest for verdict in verdicts if verdict.rest is not None), None)
     values = tuple((test, next(iter(seen)) if len(seen) == 1 else None) for test, seen in decisive.values())
     return Fate(today, tuple((verdict.model, verdict.outcome) for verdict in verdicts), tuple(sorted(cuda)),
                 values, rest, all(verdict.alone for verdict in verdicts))
+
+
+def _rocm_arm_follows(file: FileAnalysis, arm: Arm, explicit: frozenset[str]) -> bool:
+    """Whether a later arm of the same conditional tests a ROCm macro: the chain hands ROCm to it."""
+    for later in arm.conditional.arms[arm.index + 1 :]:
+        condition = file.condition(later).term
+        if condition is not None and condition.names & explicit:
+            return True
+    return False
 
 
 def _as_before(seen: Platform, model: Platform, names: frozenset[str]) -> Platform:

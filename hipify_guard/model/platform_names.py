@@ -19,7 +19,8 @@ from functools import lru_cache
 ROCM, CUDA = "rocm", "cuda"
 _ROCM_WORDS = frozenset({"HIP", "ROCM", "AMD", "HCC", "AMDGPU", "HIPBLAS"})
 _CUDA_WORDS = frozenset({"CUDA", "NVCC", "NVIDIA", "CUBLAS"})
-_VERBS = frozenset({"USE", "USES", "HAVE", "HAS", "ENABLE", "ENABLED", "USING", "WITH", "BUILD", "BUILDING", "IS"})
+_VERBS = frozenset({"USE", "USES", "HAVE", "HAS", "ENABLE", "ENABLED", "USING", "WITH", "BUILD", "BUILDING", "IS",
+                    "COMPILING", "COMPILE"})
 # Defined only by NVIDIA's compilers (nvcc, NVRTC, nvc++): never on any ROCm route.
 NVIDIA_COMPILER_MACROS = frozenset({"__NVCC__", "__CUDACC__", "__CUDA_ARCH__", "__NVCOMPILER", "__CUDA_ARCH_LIST__"})
 _NVIDIA_COMPILER_PREFIXES = ("__CUDACC_", "__CUDA_ARCH_", "__NVCOMPILER_", "__NVCC_")

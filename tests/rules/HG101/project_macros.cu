@@ -33,3 +33,16 @@ reached_on_rocm();
 also_reached_on_rocm();
 #endif
 #endif
+// A chain that hands ROCm to a later arm says what ROCm gets (magma's zilu.cpp).
+#if CUDA_VERSION >= 7000
+cusparse_path();
+#elif defined(MAGMA_HAVE_HIP)
+hipsparse_path();
+#else
+legacy_path();
+#endif
+// A CUDA-side switch whose ROCm side shares the prefix (ginkgo's GKO_COMPILING_CUDA/_HIP).
+#if defined(GKO_COMPILING_CUDA) && (CUDA_VERSION >= 11040)
+#endif
+#ifdef GKO_COMPILING_HIP
+#endif

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
@@ -12,7 +11,6 @@ from ..engine.lint import fix, rule_filter, run_rules, settle
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
 from .job import CHECK, DIFF, FIX, Job
-from .writer import ChangedOnDisk, atomic_write, remove_leftovers
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -26,8 +24,16 @@ def run(job: Job) -> FileReport:
     data = loaded[0]
     new = process(job, data, report)
     if job.mode == FIX:
-        remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
-    if job.mode == FIX and new != data:
+        write(job, data, new, report)
+    return report
+
+
+def write(job: Job, data: bytes, new: bytes, report: FileReport) -> None:
+    """Write the fixed bytes back, if they differ (the writer is loaded only by fix runs)."""
+    from .writer import ChangedOnDisk, atomic_write, remove_leftovers
+
+    remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
+    if new != data:
         try:
             atomic_write(Path(job.path), new, data)
         except ChangedOnDisk as error:
@@ -39,7 +45,6 @@ def run(job: Job) -> FileReport:
         except OSError as error:
             report.errors.append(ToolMessage(job.filename, f"cannot write file: {error.strerror or error}"))
             report.fixed = 0
-    return report
 
 
 def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
@@ -96,6 +101,8 @@ def _why_skipped(data: bytes) -> str:
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:
     """A unified diff of two versions of a file (undecodable bytes escaped)."""
+    import difflib
+
     before = old.decode("utf-8", "backslashreplace").splitlines(keepends=True)
     after = new.decode("utf-8", "backslashreplace").splitlines(keepends=True)
     shown = filename.lstrip("/")

@@ -180,3 +180,16 @@ def test_the_whitelist_idiom_walks_the_folders_git_walks(tmp_path: Path) -> None
 def test_a_negated_class_never_matches_the_folder_separator(tmp_path: Path) -> None:
     _tree(tmp_path, {".gitignore": "x[!a]\n", "x/k.cu": GUARD})
     assert _checked(tmp_path, ".") == ["./x/k.cu"]
+
+
+def test_each_walked_folder_is_excluded_by_its_own_configuration(tmp_path: Path) -> None:
+    """A folder whose configuration excludes nothing is asked nothing per entry; the others are."""
+    _tree(tmp_path, {
+        ".hipify-guard.toml": 'extend-exclude = ["*_gen.cu"]\n', "a.cu": GUARD, "a_gen.cu": GUARD,
+        "sub/.hipify-guard.toml": 'extensions = ["cu"]\n', "sub/b_gen.cu": GUARD, "sub/deep/c_gen.cu": GUARD,
+        "other/.hipify-guard.toml": 'exclude = ["skip/"]\n', "other/k_gen.cu": GUARD, "other/skip/s.cu": GUARD,
+        "other/deep/skip/t.cu": GUARD, "other/deep/u.cu": GUARD,
+    })
+    assert _checked(tmp_path, ".") == ["./a.cu", "./other/deep/u.cu", "./other/k_gen.cu", "./sub/b_gen.cu",
+                                       "./sub/deep/c_gen.cu"]
+    assert _checked(tmp_path, "--force-exclude", "a_gen.cu", "sub/b_gen.cu", "other/skip/s.cu") == ["sub/b_gen.cu"]

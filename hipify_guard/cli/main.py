@@ -116,7 +116,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     except (ArgfileError, MissingPath) as error:
         raise UsageError(str(error)) from None
     known = _read_baseline(baseline_file) if baseline_file else None
-    inputs.excluder, inputs.extensions = project.excluded, project.extensions(inputs.paths)
+    inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
+    inputs.extensions = project.extensions(inputs.paths)
     try:
         jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes)
     except ConfigError as error:

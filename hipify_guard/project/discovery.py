@@ -25,6 +25,7 @@ _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-gua
 
 _NAME = operator.attrgetter("name")
 Excluder = Callable[[str, bool], bool]  # (path as walked, is a folder) -> excluded?
+FolderExcluder = Callable[[str], Excluder | None]  # a walked folder -> the test of its entries (None: none)
 NameTest = Callable[[str, bool], bool]  # (name of an entry in the current folder, is a folder) -> ignored?
 
 
@@ -73,26 +74,28 @@ class Exclusion:
 
 
 def discover(paths: Iterable[str], extensions: frozenset[str] = DEFAULT_EXTENSIONS, *,
-             exclude: Excluder | None = None, force_exclude: bool = False, respect_gitignore: bool = True,
-             notes: list[ToolMessage] | None = None) -> Iterator[tuple[str, str]]:
+             exclude: Excluder | None = None, exclude_in: FolderExcluder | None = None, force_exclude: bool = False,
+             respect_gitignore: bool = True, notes: list[ToolMessage] | None = None) -> Iterator[tuple[str, str]]:
     """(shown name, path) of every file to check: given files as they are, folders walked.
 
     Only files with one of `extensions` are taken from folders. Folders that cannot be read are
-    reported in `notes` and skipped.
+    reported in `notes` and skipped. `exclude_in`, when given, says once per walked folder how
+    to test its entries (a folder whose configuration excludes nothing costs no call per entry);
+    else `exclude` tests every entry.
     """
-    excluded = exclude or (lambda path, is_dir: False)
+    in_folder = exclude_in or (lambda folder: exclude)
     for given in paths:
         is_dir = os.path.isdir(given)
-        if force_exclude and excluded(given, is_dir):
+        if force_exclude and exclude is not None and exclude(given, is_dir):
             continue
         if is_dir:
             ignore = GitIgnore.above(given) if respect_gitignore else None
-            yield from _walk(given, extensions, excluded, ignore, notes if notes is not None else [])
+            yield from _walk(given, extensions, in_folder, ignore, notes if notes is not None else [])
         else:
             yield given, given
 
 
-def _walk(root: str, extensions: frozenset[str], excluded: Excluder, ignore: GitIgnore | None,
+def _walk(root: str, extensions: frozenset[str], in_folder: FolderExcluder, ignore: GitIgnore | None,
           notes: list[ToolMessage]) -> Iterator[tuple[str, str]]:
     real_root = os.path.realpath(root)
     pending: list[tuple[str, GitIgnore | None]] = [(root, ignore)]
@@ -107,6 +110,7 @@ def _walk(root: str, extensions: frozenset[str], excluded: Excluder, ignore: Git
             has_own = any(entry.name == ".gitignore" for entry in entries)
             rules = rules.entering(os.path.join(folder, ".gitignore") if has_own else None)
         ignored = rules.matcher() if rules is not None else None
+        excluded = in_folder(folder)
         subfolders = []
         for entry in entries:  # (the loop of every file of the tree: few calls per entry)
             name = entry.name
@@ -118,13 +122,15 @@ def _walk(root: str, extensions: frozenset[str], excluded: Excluder, ignore: Git
             if not 0 < dot < len(name) - 1 or name[dot + 1 :].lower() not in extensions:
                 continue
             path = entry.path
-            if _wanted(entry, real_root) and not excluded(path, False) and not (ignored and ignored(name, False)):
+            if _wanted(entry, real_root) and not _dropped(entry, False, excluded, ignored):
                 yield path, path
         pending.extend(reversed(subfolders))
 
 
-def _dropped(entry: os.DirEntry[str], is_dir: bool, excluded: Excluder, ignored: NameTest | None) -> bool:
-    return excluded(entry.path, is_dir) or (ignored is not None and ignored(entry.name, is_dir))
+def _dropped(entry: os.DirEntry[str], is_dir: bool, excluded: Excluder | None, ignored: NameTest | None) -> bool:
+    if excluded is not None and excluded(entry.path, is_dir):
+        return True
+    return ignored is not None and ignored(entry.name, is_dir)
 
 
 def _wanted(entry: os.DirEntry[str], real_root: str) -> bool:

@@ -28,7 +28,7 @@ Ordered = tuple[re.Pattern[str], dict[int, tuple[int, bool, int]]]
 class IgnorePatterns:
     """The patterns of one ignore file or exclusion list."""
 
-    __slots__ = ("_any", "_texts", "_includes", "_ordered")
+    __slots__ = ("_any", "_includes", "_ordered", "_texts")
 
     def __init__(self, lines: Iterable[str]) -> None:
         latest_first = _translated(lines)[::-1]

@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
-"""Benchmark hipify-guard against `rg -l` on real header trees (not a timed test).
+"""Benchmark hipify-guard against `rg -l` on real header and source trees (not a timed test).
 
-Usage: python bench/run.py [--runs 5] [--scaled-runs 3] [--scales 1,4,16] [--corpora cuda,torch,both,scaled]
-                           [--tool PATH] [--jobs N] [--out bench/results]
+Usage: python bench/run.py [--runs 5] [--scaled-runs 3] [--scales 1,4,16]
+                           [--corpora cuda,torch,both,real,scaled] [--tool PATH] [--jobs N]
+                           [--out bench/results] [--scaled-into DIR] [--compare OLD.json]
 
 Corpora: `cuda` = /usr/local/cuda/include (CUDA 13 headers), `torch` = the torch wheel's
-`include` folder, `both` = the two together, `scaled` = copies of both (1x, 4x, 16x) under
-bench/corpora/, each copy with its own paths and a first line that makes its bytes differ, so
-no content-keyed cache can share results between copies.
+`include` folder, `both` = the two together, `real` = the public source trees of
+bench/real_trees.tsv laid out in bench/corpora/real by bench/real_trees.py (walked as one folder,
+their `.gitignore` files respected), `scaled` = copies of cuda+torch (1x, 4x, 16x) under
+bench/corpora/scaled (or --scaled-into), each copy with its own paths and a first line that makes
+its bytes differ, so no content-keyed cache can share results between copies.
 
 For each corpus it runs, each `--runs` times, every command in its own child process, timing
 the wall clock and reading the child's peak RSS from `os.wait4` (the child's `getrusage`, its
 own pool workers included): `rg -l` with the trigger names of all rules as fixed strings over
-the same files (the floor: one read and a search per file, on every core); the tool cold
-(`--no-cache`) and warm (a primed cache) with one job and with the default (all cores). It
-prints a table of medians and ratios to rg and writes the same as JSON to bench/results/.
+the same extensions (the floor: one read and a search per file, on every core); the pure-Python
+floor (bench/walk_floor.py: `os.walk`, one read and `in` per file, one process); the tool cold
+(`--no-cache`) and warm (a primed cache) with one job and with the default (all cores). The run
+that primes the cache reports JSON: its findings per rule and a digest of them all (fixes
+included) go into the results, and `--compare OLD.json` prints what changed per corpus and rule
+(exit status 1 when something did). It prints a table of medians and ratios to rg and writes
+the same as JSON to bench/results/.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -28,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -39,7 +48,8 @@ from hipify_guard.model.settings import Settings  # noqa: E402
 from hipify_guard.project.discovery import DEFAULT_EXTENSIONS, discover  # noqa: E402
 
 CUDA_INCLUDE = Path("/usr/local/cuda/include")
-SCALED = HERE / "corpora" / "scaled"
+REAL = HERE / "corpora" / "real"
+WALK_FLOOR = HERE / "walk_floor.py"
 
 
 def torch_include() -> Path | None:
@@ -79,28 +89,54 @@ def repeat(command: list[str], runs: int, env: dict[str, str] | None = None) -> 
             "runs": runs}
 
 
+def trigger_names_of_all_rules() -> list[str]:
+    """The trigger names of every rule (a file that mentions none of them needs no rule)."""
+    return [name.decode() for name in trigger_names(Settings(), sorted(CHECKS))]
+
+
 def rg_command(paths: list[str]) -> list[str]:
     """`rg -l` over the files the tool would check, searching for every rule's trigger names."""
-    names = trigger_names(Settings(), sorted(CHECKS))
     globs = [arg for ext in sorted(DEFAULT_EXTENSIONS) for arg in ("--iglob", f"*.{ext}")]
-    patterns = [arg for name in names for arg in ("-e", name.decode())]
+    patterns = [arg for name in trigger_names_of_all_rules() for arg in ("-e", name)]
     return ["rg", "-l", "-F", "--no-config", "--no-ignore", "--hidden", "--no-messages", *globs, *patterns,
             "--", *paths]
 
 
-def tool_runs(tool: str, paths: list[str], runs: int, jobs: int, serial: bool) -> dict[str, dict[str, object]]:
-    """Cold and warm runs with `jobs` (0: the default, all cores), and with one job if `serial`."""
-    results = {}
-    modes = [("j1", ["-j1"])] if serial else []
-    modes.append(("jN", [f"-j{jobs}"] if jobs else []))
+def floor_command(paths: list[str]) -> list[str]:
+    """The pure-Python floor (walk, read, `in`) over the same extensions, in one process."""
+    return [sys.executable, str(WALK_FLOOR), ",".join(sorted(DEFAULT_EXTENSIONS)),
+            ",".join(trigger_names_of_all_rules()), *paths]
+
+
+def tool_runs(tool: str, paths: list[str], runs: int, jobs: int, serial: bool) -> dict[str, object]:
+    """Cold and warm runs with `jobs` (0: the default, all cores), and with one job if `serial`;
+    `findings`: what the run that primes the cache (cold, the first jobs) found."""
+    results: dict[str, object] = {}
+    modes = [("jN", [f"-j{jobs}"] if jobs else [])]
+    if serial:
+        modes.insert(0, ("j1", ["-j1"]))
     with tempfile.TemporaryDirectory(prefix="hg-bench-cache-") as cache:
         env = {**os.environ, "HIPIFY_GUARD_CACHE_DIR": cache}
         for label, job_args in modes:
             base = [tool, "check", "--exit-zero", "-q", *job_args, "--", *paths]
             results[f"cold_{label}"] = repeat([*base[:2], "--no-cache", *base[2:]], runs, env)
-            measure(base, env)  # prime the cache
+            if "findings" not in results:
+                results["findings"] = findings_of([tool, "check", "--exit-zero", "--output-format", "json",
+                                                   *job_args, "--", *paths], env)
             results[f"warm_{label}"] = repeat(base, runs, env)
     return results
+
+
+def findings_of(command: list[str], env: dict[str, str]) -> dict[str, object]:
+    """Per-rule counts and a digest of the findings (fixes included) of a JSON-reporting run."""
+    completed = subprocess.run(command, capture_output=True, env=env, check=False)
+    if completed.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:4])}... failed ({completed.returncode}): "
+                         f"{completed.stderr.decode(errors='replace')[-2000:]}")
+    findings = json.loads(completed.stdout)
+    canonical = sorted(json.dumps(finding, sort_keys=True) for finding in findings)
+    return {"total": len(findings), "per_rule": dict(sorted(Counter(f["code"] for f in findings).items())),
+            "digest": hashlib.sha256("\n".join(canonical).encode()).hexdigest()}
 
 
 def corpus_facts(paths: list[str]) -> dict[str, int]:
@@ -114,16 +150,17 @@ def bench_corpus(name: str, paths: list[str], tool: str, runs: int, jobs: int, s
     print(f"== {name}: {' '.join(paths)}", file=sys.stderr, flush=True)
     entry: dict[str, object] = {"name": name, "paths": paths, **corpus_facts(paths)}
     entry["rg"] = repeat(rg_command(paths), runs)
+    entry["py_floor"] = repeat(floor_command(paths), runs)
     entry.update(tool_runs(tool, paths, runs, jobs, serial))
     return entry
 
 
-def generate_scaled(sources: list[str], copies: int) -> list[str]:
+def generate_scaled(sources: list[str], copies: int, into: Path) -> list[str]:
     """Copies c00..c{copies-1} of the checked files of `sources` (made once, reused)."""
-    SCALED.mkdir(parents=True, exist_ok=True)
+    into.mkdir(parents=True, exist_ok=True)
     made = []
     for copy in range(copies):
-        folder = SCALED / f"c{copy:02d}"
+        folder = into / f"c{copy:02d}"
         if not (folder / ".complete").exists():
             _make_copy(sources, folder, copy)
         made.append(str(folder))
@@ -142,18 +179,40 @@ def _make_copy(sources: list[str], folder: Path, copy: int) -> None:
 
 def table(entries: list[dict[str, object]]) -> str:
     """A Markdown table: medians in ms, ratios to rg, CPU ms, peak RSS."""
-    columns = ("cold_jN", "cold_j1", "warm_jN", "warm_j1")
+    columns = ("py_floor", "cold_jN", "cold_j1", "warm_jN", "warm_j1")
     lines = ["| corpus | files | MB | rg -l ms (cpu) | " + " | ".join(f"{c} ms (x rg; cpu)" for c in columns)
              + " | peak RSS MB |", "|" + "---|" * (5 + len(columns))]
     for entry in entries:
         floor = entry["rg"]["median_s"]
         cells = [f"{entry[c]['median_s'] * 1000:.0f} ({entry[c]['median_s'] / floor:.2f}x; "
                  f"{entry[c]['median_cpu_s'] * 1000:.0f})" if c in entry else "-" for c in columns]
-        peak = max(entry[c]["peak_rss_mb"] for c in columns if c in entry)
+        peak = max(entry[c]["peak_rss_mb"] for c in columns[1:] if c in entry)
         lines.append(f"| {entry['name']} | {entry['files']} | {entry['bytes'] / 1e6:.1f} | {floor * 1000:.0f} "
                      f"({entry['rg']['median_cpu_s'] * 1000:.0f}) | "
                      + " | ".join(cells) + f" | {peak} |")
     return "\n".join(lines)
+
+
+def compare(entries: list[dict[str, object]], previous: dict[str, object]) -> tuple[str, bool]:
+    """What changed in the findings since a previous results file: (report, whether anything did)."""
+    before = {entry["name"]: entry.get("findings") for entry in previous["corpora"]}
+    lines, changed = [], False
+    for entry in entries:
+        old, new = before.get(entry["name"]), entry["findings"]
+        if old is None:
+            lines.append(f"{entry['name']}: not in the previous results")
+            continue
+        rules = sorted(set(old["per_rule"]) | set(new["per_rule"]))
+        moved = [f"{code} {old['per_rule'].get(code, 0)} -> {new['per_rule'].get(code, 0)}" for code in rules
+                 if old["per_rule"].get(code, 0) != new["per_rule"].get(code, 0)]
+        if moved or old["digest"] != new["digest"]:
+            changed = True
+            lines.append(f"{entry['name']}: findings CHANGED ({old['total']} -> {new['total']}): "
+                         + (", ".join(moved) or "same counts, different findings"))
+        else:
+            lines.append(f"{entry['name']}: findings identical ({new['total']}: "
+                         + ", ".join(f"{code} {count}" for code, count in new["per_rule"].items()) + ")")
+    return "\n".join(lines), changed
 
 
 def growth(entries: list[dict[str, object]]) -> str:
@@ -175,19 +234,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scaled-runs", type=int, default=3, help="runs per command on the scaled trees (-jN only)")
     parser.add_argument("--scales", default="1,4,16")
-    parser.add_argument("--corpora", default="cuda,torch,both,scaled")
+    parser.add_argument("--corpora", default="cuda,torch,both,real,scaled")
     parser.add_argument("--tool", default=str(Path(sys.executable).with_name("hipify-guard")))
     parser.add_argument("--jobs", type=int, default=0, help="the -j of the parallel runs (0: the default)")
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument("--scaled-into", type=Path, default=HERE / "corpora" / "scaled",
+                        help="where the scaled copies are made (once) and reused")
+    parser.add_argument("--compare", type=Path, help="a previous results JSON: print what changed in the findings")
     options = parser.parse_args()
+    previous = json.loads(options.compare.read_text()) if options.compare else None
     wanted = options.corpora.split(",")
     torch = torch_include()
     trees = {"cuda": [str(CUDA_INCLUDE)], "torch": [str(torch)] if torch else []}
     trees["both"] = trees["cuda"] + trees["torch"]
-    plan = [(name, trees[name]) for name in ("cuda", "torch", "both") if name in wanted and trees[name]]
+    trees["real"] = [str(REAL)] if REAL.is_dir() else []
+    if "real" in wanted and not trees["real"]:
+        print(f"no {REAL}: lay it out with bench/real_trees.py (skipped)", file=sys.stderr)
+    plan = [(name, trees[name]) for name in ("cuda", "torch", "both", "real") if name in wanted and trees[name]]
     if "scaled" in wanted:
         scales = [int(s) for s in options.scales.split(",")]
-        copies = generate_scaled(trees["both"], max(scales))
+        copies = generate_scaled(trees["both"], max(scales), options.scaled_into)
         plan += [(f"scaled {s}x", copies[:s]) for s in scales]
     load_before = os.getloadavg()
     entries = [bench_corpus(name, paths, options.tool, options.scaled_runs if name.startswith("scaled") else options.runs,
@@ -204,6 +270,10 @@ def main() -> None:
     print(growth(entries))
     print(f"\nload average before {load_before[0]:.2f}, after {report['load_after'][0]:.2f}; "
           f"JSON: {options.out / 'latest.json'}")
+    if previous is not None:
+        differences, changed = compare(entries, previous)
+        print(f"\nfindings against {options.compare}:\n{differences}")
+        sys.exit(1 if changed else 0)
 
 
 if __name__ == "__main__":

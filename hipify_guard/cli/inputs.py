@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..engine.diagnostics import FileReport, ToolMessage
 from ..project.cache import Cache
-from ..project.discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, discover
+from ..project.discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, FolderExcluder, discover
 from ..project.execute import execute
 from ..project.job import Job
 from ..project.workspace import settle_defines, settle_header_facts
@@ -36,6 +36,7 @@ class Inputs:
     force_exclude: bool = False
     notes: list[ToolMessage] = field(default_factory=list)
     excluder: Excluder | None = None  # replaces `exclude` when set (the configuration's patterns)
+    excluder_in: FolderExcluder | None = None  # with `excluder`: its test per walked folder (see `discover`)
     extensions: frozenset[str] = DEFAULT_EXTENSIONS  # of the files taken from walked folders
 
     @classmethod
@@ -64,6 +65,7 @@ class Inputs:
             skip = self.force_exclude and excluder is not None and excluder(name, False)
             return [] if skip else [(name, STDIN)]
         return list(discover(self.paths or (".",), self.extensions, exclude=excluder,
+                             exclude_in=self.excluder_in if self.excluder else None,
                              force_exclude=self.force_exclude, notes=self.notes))
 
     def run(self, jobs: list[Job], show_progress: bool, workers: int = 0,

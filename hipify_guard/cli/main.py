@@ -103,7 +103,6 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
     from .argfiles import ArgfileError
-    from .baseline import BaselineError, only_new, read_baseline
     from .inputs import Inputs, MissingPath
     from .standard_input import write_stdout
 
@@ -115,10 +114,11 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
     try:
         inputs = Inputs.from_command_line(paths, stdin_filename, exclude + extend_exclude, force_exclude)
-        known = read_baseline(baseline_file) if baseline_file else None
-    except (ArgfileError, BaselineError, MissingPath) as error:
+    except (ArgfileError, MissingPath) as error:
         raise UsageError(str(error)) from None
-    inputs.excluder, inputs.extensions = project.excluded, project.extensions(inputs.paths)
+    known = _read_baseline(baseline_file) if baseline_file else None
+    inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
+    inputs.extensions = project.extensions(inputs.paths)
     try:
         jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes)
     except ConfigError as error:
@@ -128,6 +128,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     if write_baseline_file:
         sys.exit(_write_baseline(write_baseline_file, reports, output))
     if known is not None:
+        from .baseline import only_new
+
         reports = only_new(reports, known)
     options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK)
     emit_messages(reports, output)
@@ -160,6 +162,16 @@ def open_cache():
     from ..project.cache import Cache, cache_folder
 
     return Cache(cache_folder())
+
+
+def _read_baseline(path: str) -> frozenset[str]:
+    """The fingerprints recorded in a baseline file (its module is loaded only for a baseline run)."""
+    from .baseline import BaselineError, read_baseline
+
+    try:
+        return read_baseline(path)
+    except BaselineError as error:
+        raise UsageError(str(error)) from None
 
 
 def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions) -> int:

@@ -108,16 +108,20 @@ class ApiFact:
 class MappingTable:
     """All entries, with exact lookups by CUDA or HIP name and "did you mean" suggestions.
 
-    Built from the TSV text (`#` comment lines, a header row naming COLUMNS, data rows). Only
-    the CUDA-name index is built up front; an entry is made when first looked up (and kept), so
-    loading stays fast: making all ~9,000 entries, as the first use of `rows` does, is slower.
+    Built from the TSV text (`#` comment lines, a header row naming COLUMNS, data rows). The
+    indexes are built when first used and an entry when first looked up (and kept), so loading
+    stays fast: a check run needs `api_facts` only, and making all ~9,000 entries, as the first
+    use of `rows` does, is slower.
     """
 
     def __init__(self, text: str) -> None:
         self._lines = data_lines(TSV_NAME, text, COLUMNS)
         self._entries: list[ApiEntry | None] = [None] * len(self._lines)
-        self._cuda_rows = _positions(line[: line.index("\t")] for line in self._lines)
-        self.cuda_names = frozenset(self._cuda_rows)
+
+    @functools.cached_property
+    def cuda_names(self) -> frozenset[str]:
+        """Every CUDA name of the table."""
+        return frozenset(self._cuda_rows)
 
     @functools.cached_property
     def rows(self) -> tuple[ApiEntry, ...]:
@@ -151,11 +155,17 @@ class MappingTable:
         HIP name, or when HIP uses the very same name.
         """
         names: dict[str, tuple[str | None, str | None]] = {}
-        for line in self._lines:
+        known = names.get
+        for line in self._lines:  # (9,000 rows: the first name's row is the common case, kept short)
             cuda, _, _, hip, added = line.split("\t", _HIP_ADDED_COLUMN + 1)[: _HIP_ADDED_COLUMN + 1]
-            _add(names, cuda, hip or None, added or None)
-            if hip:
-                _add(names, hip, hip, added or None)
+            fact = (hip, added or None) if hip else (None, None)
+            for name in (cuda, hip) if hip else (cuda,):
+                before = known(name)
+                if before is None:
+                    if name.isidentifier() and name.isascii() and name not in _KEYWORDS:
+                        names[name] = fact
+                elif hip:
+                    names[name] = _merged(before, fact)
         return _Facts({name.encode(): (name, *fact) for name, fact in names.items()})
 
     @functools.cached_property
@@ -177,6 +187,11 @@ class MappingTable:
             entry = ApiEntry(*[cell or None for cell in self._lines[index].split("\t")])
             self._entries[index] = entry
         return entry
+
+    @functools.cached_property
+    def _cuda_rows(self) -> dict[str, tuple[int, ...]]:
+        """CUDA name -> data row indexes."""
+        return _positions(line[: line.index("\t")] for line in self._lines)
 
     @functools.cached_property
     def _hip_rows(self) -> dict[str, tuple[int, ...]]:
@@ -217,17 +232,11 @@ class _Facts(dict):
         return {fact[2] if type(fact) is tuple else fact.added for fact in self.values()}
 
 
-def _add(names: dict[str, tuple[str | None, str | None]], name: str, hip: str | None, added: str | None) -> None:
-    """Record one row of `name` (HIP name `hip` or None): supported if any row is, the earliest `added`."""
-    if not (name.isidentifier() and name.isascii()) or name in _KEYWORDS:
-        return
-    known = names.get(name)
-    if known is None:
-        names[name] = (hip, added if hip else None)
-    elif hip is not None:
-        old_hip, old_added = known
-        versions = [v for v in (old_added, added) if v is not None]
-        names[name] = (old_hip or hip, min(versions, key=version_tuple) if versions else None)
+def _merged(known: tuple[str | None, str | None], row: tuple[str, str | None]) -> tuple[str | None, str | None]:
+    """A name's (hip, added) once another of its rows, with a HIP name, is seen: supported if
+    any row is, the earliest `added`."""
+    versions = [v for v in (known[1], row[1]) if v is not None]
+    return known[0] or row[0], min(versions, key=version_tuple) if versions else None
 
 
 def _positions(keys: Iterable[str]) -> dict[str, tuple[int, ...]]:

@@ -53,8 +53,8 @@ def walk(root: str, notes: list[str]) -> Tree:
         if folder and any(entry.name == "CMakeCache.txt" for entry in entries):
             continue  # a CMake build tree
         if any(entry.name == ".gitignore" for entry in entries):
-            rules = rules.entering(absolute)
-        ignored = rules.matcher(absolute)
+            rules = rules.entering(os.path.join(absolute, ".gitignore"))
+        ignored = rules.matcher()
         children = []
         for entry in entries:  # (every entry of the tree: few calls each)
             name = entry.name
@@ -77,7 +77,7 @@ def walk(root: str, notes: list[str]) -> Tree:
                     setup_py.append(prefix + name)
         children.sort()
         folders[folder] = tuple(children)
-        pending.extend((prefix + name, rules) for name in reversed(children))
+        pending.extend((prefix + name, rules.below(name)) for name in reversed(children))
     return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(sources)), folders)
 
 

@@ -23,10 +23,8 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import shutil
 import struct
 import sys
-import tempfile
 import time
 from dataclasses import fields, is_dataclass, replace
 from enum import Enum
@@ -75,6 +73,8 @@ def clean(folder: Path) -> bool:
         return False
     if not is_ours(folder):
         raise NotACache(f"{folder} is not a hipify-guard cache folder (no {_TAG} from hipify-guard); not removed")
+    import shutil  # (here: a check run never needs it)
+
     shutil.rmtree(folder)
     return True
 
@@ -285,6 +285,8 @@ def _merge_save(path: Path, entries: dict, current: dict | None = None) -> None:
     if len(merged) + len(entries) > MAX_ENTRIES:
         merged = {}
     merged.update(entries)
+    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
+
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
 from .job import CHECK, DIFF, FIX, Job
 from .workspace import with_header_facts
-from .writer import ChangedOnDisk, atomic_write, remove_leftovers
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _API_RULES = ("HG203", "HG204")
@@ -31,8 +29,16 @@ def run(job: Job) -> FileReport:
     data = loaded[0]
     new = process(job, data, report)
     if job.mode == FIX:
-        remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
-    if job.mode == FIX and new != data:
+        write(job, data, new, report)
+    return report
+
+
+def write(job: Job, data: bytes, new: bytes, report: FileReport) -> None:
+    """Write the fixed bytes back, if they differ (the writer is loaded only by fix runs)."""
+    from .writer import ChangedOnDisk, atomic_write, remove_leftovers
+
+    remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
+    if new != data:
         try:
             atomic_write(Path(job.path), new, data)
         except ChangedOnDisk as error:
@@ -44,7 +50,6 @@ def run(job: Job) -> FileReport:
         except OSError as error:
             report.errors.append(ToolMessage(job.filename, f"cannot write file: {error.strerror or error}"))
             report.fixed = 0
-    return report
 
 
 def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
@@ -145,6 +150,8 @@ def _why_skipped(data: bytes) -> str:
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:
     """A unified diff of two versions of a file (undecodable bytes escaped)."""
+    import difflib
+
     before = old.decode("utf-8", "backslashreplace").splitlines(keepends=True)
     after = new.decode("utf-8", "backslashreplace").splitlines(keepends=True)
     shown = filename.lstrip("/")

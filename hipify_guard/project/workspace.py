@@ -105,12 +105,19 @@ class Project:
 
     def excluded(self, path: str, is_dir: bool) -> bool:
         """Discovery's exclusion test: the patterns of the configuration that applies to `path`."""
-        options = self.options(path)
+        return any(exclusion(path, is_dir) for exclusion in self._exclusions_of(self.options(path)))
+
+    def exclusions_in(self, folder: str) -> Callable[[str, bool], bool] | None:
+        """The exclusion test of the entries of a walked `folder` (one configuration applies to
+        them all); None when it excludes nothing, so that discovery asks nothing per entry."""
+        return self.excluded if self._exclusions_of(self.options(os.path.join(folder, "-"))) else None
+
+    def _exclusions_of(self, options: Options) -> list[Exclusion]:
         exclusions = self._exclusions.get(id(options))
         if exclusions is None:
             exclusions = self._exclusions[id(options)] = [
                 _exclusion(p) for p in (*options.exclude, *options.extend_exclude)]
-        return bool(exclusions) and any(exclusion(path, is_dir) for exclusion in exclusions)
+        return exclusions
 
     def takes(self, path: str) -> bool:
         """Whether a walk of a folder that holds the file `path` checks it: its extension is one of

@@ -1,4 +1,8 @@
-"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here."""
+"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here.
+
+A file goes to the front end of its language (`front_ends`, by its name's extension) and only
+the rules of that language (and those about the tool itself) run on it.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +13,17 @@ from functools import lru_cache
 from operator import attrgetter
 
 from ..checks import CHECKS
-from ..core.findings import SAFE, UNSAFE, Edit, Finding, apply_edits
+from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, apply_edits, original_offset
+from ..core.languages import ANY, CPP, language_of
 from ..core.prefilter import RuleFilter
 from ..cpp import conditional_lines
-from ..fix.verify import VerificationError, verify
-from ..model.analysis import FileAnalysis
+from ..fix.verify import VerificationError
 from ..model.settings import Settings
 from . import suppression_filter
+from .front_ends import FRONT_ENDS, Analysis
 from .selection import Selection
 
 MAX_FIX_ROUNDS = 10
-NEVER_REWRITE = "HG901"
 
 
 @dataclass
@@ -29,13 +33,26 @@ class FixResult:
     data: bytes
     applied: list[Finding] = field(default_factory=list)
     remaining: list[Finding] = field(default_factory=list)
-    analysis: FileAnalysis | None = None
+    analysis: Analysis | None = None
     error: str = ""
 
 
 def active_codes(selection: Selection) -> list[str]:
-    """The registered codes the selection enables."""
-    return selection.codes(sorted(CHECKS))
+    """The registered codes the selection enables (default-off rules only when named)."""
+    from .catalogue import off_by_default
+
+    return selection.codes(sorted(CHECKS), off_by_default())
+
+
+def analyse(path: str, data: bytes, settings: Settings) -> Analysis:
+    """The analysis of a file by the front end of its language."""
+    return FRONT_ENDS[language_of(path)].analyse(path, data, settings)
+
+
+@lru_cache(maxsize=256)
+def language_codes(language: str, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """The codes among `codes` whose rules read files of `language` (core.languages)."""
+    return tuple(code for code in codes if code in CHECKS and CHECKS[code].language in (language, ANY))
 
 
 def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
@@ -53,7 +70,7 @@ def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
     return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
 
 
-def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
+def check(file: Analysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
     """Run the rules on an analysed file; findings in file order.
 
     `worth`: the codes among `codes` whose trigger names occur in the file (`RuleFilter`); the
@@ -62,13 +79,14 @@ def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None 
     return settle(file, run_rules(file, codes if worth is None else worth), codes)
 
 
-def run_rules(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
-    """What the rules `codes` find, before suppressions."""
-    return [finding for code in codes for finding in CHECKS[code].function(file)]
+def run_rules(file: Analysis, codes: Sequence[str]) -> list[Finding]:
+    """What the rules `codes` of the file's language find, before suppressions."""
+    return [finding for code in language_codes(file.language, tuple(codes)) for finding in CHECKS[code].function(file)]
 
 
-def settle(file: FileAnalysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
+def settle(file: Analysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
     """The rules' findings without the suppressed ones, with HG902 (`codes`: the enabled rules), in file order."""
+    codes = language_codes(file.language, tuple(codes))
     findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 
@@ -80,20 +98,22 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
     is reported as a tool error instead of being fixed again and again.
     """
     allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
+    front_end = FRONT_ENDS[language_of(path)]
     result = FixResult(data)
     fixed: set[tuple[str, str, int, int]] = set()
+    applied: list[list[Edit]] = []  # the edits of each round, to map offsets back to the original
     for round_number in range(MAX_FIX_ROUNDS + 1):
-        file = FileAnalysis(path, result.data, settings)
+        file = front_end.analyse(path, result.data, settings)
         findings = check(file, codes)
         result.analysis, result.remaining = file, findings
         if round_number == MAX_FIX_ROUNDS or _unreadable(file):
             break
         candidates = [f for f in findings if f.fix and f.fix.applicability in allowed]
-        returned = [f for f in candidates if _place(file, f) in fixed]
+        returned = [f for f in candidates if _place(file, f, applied) in fixed]
         if returned:
             line = file.lines.line_of(returned[0].start)
             result.error = f"the fix for {returned[0].code} at line {line} did not resolve it; not applied again"
-        chosen = _non_overlapping([f for f in candidates if _place(file, f) not in fixed])
+        chosen = _non_overlapping([f for f in candidates if _place(file, f, applied) not in fixed])
         if not chosen:
             break
         edits = [edit for finding in chosen for edit in finding.fix.edits]
@@ -101,30 +121,43 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
         try:
             verify(file, new, edits, [f.fix.expectation for f in chosen if f.fix.expectation])
         except VerificationError as error:
-            original = FileAnalysis(path, data, settings)
+            original = front_end.analyse(path, data, settings)
             return FixResult(data, [], check(original, codes), original,
                              error=f"fix not applied, it could not be verified: {error}")
-        fixed.update(_place(file, f) for f in chosen)
+        fixed.update(_place(file, f, applied) for f in chosen)
+        applied.append(edits)
         result.data = new
         result.applied += chosen
     return result
 
 
-def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:
-    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or line.
+def verify(file: Analysis, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
+    """Prove a rewrite with the verifier of the file's front end (raises VerificationError)."""
+    FRONT_ENDS[file.language].verify(file, new, edits, expectations)
 
-    Verified fixes never add or remove directives, so ordinals are stable across rounds.
+
+def _place(file: Analysis, finding: Finding, applied: list[list[Edit]]) -> tuple[str, str, int, int]:
+    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or the
+    offset in the original bytes (through the edits `applied` in the earlier rounds).
+
+    Verified fixes never add or remove directives, so ordinals are stable across rounds; lines are
+    not (removing a suppression removes its line, and the next one moves up).
     """
-    directives = file.scan.directives
-    index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
-    if index >= 0 and finding.start <= directives[index].end:
-        return finding.code, finding.fix.message, index, -1
-    return finding.code, finding.fix.message, -1, file.lines.line_of(finding.start)
+    if file.language == CPP:
+        directives = file.scan.directives
+        index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
+        if index >= 0 and finding.start <= directives[index].end:
+            return finding.code, finding.fix.message, index, -1
+    offset = finding.start
+    for edits in reversed(applied):
+        offset = original_offset(edits, offset)
+    return finding.code, finding.fix.message, -1, offset
 
 
-def _unreadable(file: FileAnalysis) -> bool:
-    """A file with an HG901 problem is never rewritten, whether HG901 is selected or not."""
-    return any(True for _ in CHECKS[NEVER_REWRITE].function(file))
+def _unreadable(file: Analysis) -> bool:
+    """A file with an HG901 (HG904 for Python) problem is never rewritten, whether that rule is
+    selected or not."""
+    return any(True for _ in CHECKS[FRONT_ENDS[file.language].unreadable].function(file))
 
 
 def _non_overlapping(findings: list[Finding]) -> list[Finding]:

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
+from .python_platform import PythonPlatforms
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -68,6 +69,7 @@ class Settings:
     project_defines: frozenset[str] = frozenset()
     # The facts of the known ROCm builds that compile the file (compile_commands.json); () = unknown.
     builds: tuple[Build, ...] = ()
+    python: PythonPlatforms = field(default_factory=PythonPlatforms)  # the project's Python platform flags
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.diagnostics import ToolMessage
+from . import config
 from .paths import work_tree_root
 
-DEFAULT_EXTENSIONS = frozenset({
-    "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tcc",
-    "cu", "cuh", "hip",
-})
+DEFAULT_EXTENSIONS = frozenset(config.DEFAULT_EXTENSIONS)
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})
 
 if TYPE_CHECKING:

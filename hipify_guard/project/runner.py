@@ -6,10 +6,10 @@ import difflib
 import os
 from pathlib import Path
 
+from ..core.languages import CPP, language_of
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
-from ..engine.lint import fix, rule_filter, run_rules, settle
-from ..model.analysis import FileAnalysis
+from ..engine.lint import analyse, fix, language_codes, rule_filter, run_rules, settle
 from ..model.defines import assumed_undefined, near_miss_defines
 from .job import CHECK, DIFF, FIX, Job
 from .writer import ChangedOnDisk, atomic_write, remove_leftovers
@@ -58,24 +58,26 @@ def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
 
 def process(job: Job, data: bytes, report: FileReport) -> bytes:
     """Check (and maybe fix) `data`, filling `report`; returns the new bytes."""
-    if job.near_misses_of:
+    language = language_of(job.filename)
+    if job.near_misses_of and language == CPP:
         report.near_miss_defines = near_miss_defines(data, job.near_misses_of)
     skipped = _why_skipped(data)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
-    worth = rule_filter(job.settings, job.codes)(data)
+    codes = language_codes(language, job.codes)  # (C++ rules never run on Python files, nor the reverse)
+    worth = rule_filter(job.settings, codes)(data)
     if not worth:
         return data
     if job.mode == CHECK:
-        file = FileAnalysis(job.filename, data, job.settings)
+        file = analyse(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
-        findings = settle(file, found, job.codes)
+        findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    result = fix(job.filename, data, job.settings, job.codes, unsafe=job.unsafe_fixes)
+    result = fix(job.filename, data, job.settings, codes, unsafe=job.unsafe_fixes)
     if result.remaining:
         report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)

@@ -14,10 +14,12 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
 from ..model.defines import MISSPELLING, tree_near_miss_defines
 from ..model.platforms import MacroSet
+from ..model.python_platform import PythonPlatforms
 from ..model.settings import Settings
 from ..model.spelling import settings_known
 from .build_scope import with_builds
@@ -92,7 +94,7 @@ class Project:
         key = id(options)
         if key not in self._selected:
             selection = Selection(options.select, options.ignore, options.extend_select)
-            self._selected[key] = tuple(selection.codes(sorted(self.known_codes)))
+            self._selected[key] = tuple(selection.codes(sorted(self.known_codes), off_by_default()))
         selected = self._selected[key]
         dropped = [codes for patterns, codes in options.per_file_ignores if _exclusion(patterns)(path, False)]
         if not dropped:
@@ -136,7 +138,8 @@ def to_settings(options: Options) -> Settings:
     models = options.models
     if models is None:
         models = ("hip", "torch-hipify", *(model.name for model in options.user_models))
-    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm)
+    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags)
+    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, python=python)
 
 
 def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:

@@ -64,10 +64,22 @@ def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
 
 @lru_cache(maxsize=64)
 def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
-    """Which of `codes` are worth running on some bytes: their trigger names and screens."""
+    """Which of `codes` are worth running on some bytes: their trigger names and screens.
+
+    A rule without trigger names runs whenever another rule runs; when only such rules are
+    selected, they look at the files that any rule of their language would look at.
+    """
     triggers = {code: tuple(name.encode() for name in CHECKS[code].triggers(settings)) for code in codes}
+    if codes and not any(triggers.values()):
+        triggers = {code: _language_triggers(settings, CHECKS[code].language) for code in codes}
     screens = {code: CHECKS[code].screen(settings) for code in codes if CHECKS[code].screen is not None}
     return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
+
+
+def _language_triggers(settings: Settings, language: str) -> tuple[bytes, ...]:
+    """The trigger names of every rule of `language`, selected or not."""
+    return tuple(sorted({name.encode() for rule in CHECKS.values() if rule.language == language
+                         for name in rule.triggers(settings)}))
 
 
 def check(file: Analysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:

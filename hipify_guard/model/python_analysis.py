@@ -81,12 +81,4 @@ class PythonFile:
     def nodes(self, *kinds: type[ast.AST]) -> list[ast.AST]:
         """Every node of the given kinds (exact types), in no particular order; none when the file
         does not parse."""
-        return [node for kind in kinds for node in self._by_kind.get(kind, ())]
-
-    @cached_property
-    def _by_kind(self) -> dict[type, list[ast.AST]]:
-        """The nodes of the tree by their type: one walk for every rule."""
-        found: dict[type, list[ast.AST]] = {}
-        for node in ast.walk(self.tree) if self.tree is not None else ():
-            found.setdefault(type(node), []).append(node)
-        return found
+        return [node for kind in kinds for node in self.source.nodes(kind)]

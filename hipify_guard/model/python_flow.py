@@ -46,6 +46,7 @@ class PlatformFlow:
 
     def __init__(self, source: PythonSource, symbols: Symbols, platforms: PythonPlatforms, rocm: bool = True) -> None:
         self.parents = source.parents
+        self.source = source
         self.symbols = symbols
         self.platforms = platforms
         self.rocm = rocm
@@ -164,21 +165,21 @@ class PlatformFlow:
             self._dead.add(id(tree))
             return
         self._block(tree.body, True)
-        self._expressions(tree)
+        self._expressions()
         self._helpers(tree)
 
-    def _expressions(self, tree: ast.Module) -> None:
+    def _expressions(self) -> None:
         """Operands of `and`/`or`, branches of conditional expressions and comprehension items
         that the platform never evaluates."""
-        for node in ast.walk(tree):
-            if isinstance(node, ast.BoolOp):
-                self._operands(node)
-            elif isinstance(node, ast.IfExp):
-                test = self.truth(node.test)
-                for branch, wanted in ((node.body, True), (node.orelse, False)):
-                    if test is (not wanted):
-                        self._dead.add(id(branch))
-            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        for node in self.source.nodes(ast.BoolOp):
+            self._operands(node)
+        for node in self.source.nodes(ast.IfExp):
+            test = self.truth(node.test)
+            for branch, wanted in ((node.body, True), (node.orelse, False)):
+                if test is (not wanted):
+                    self._dead.add(id(branch))
+        for kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            for node in self.source.nodes(kind):
                 if any(self.truth(test) is False for generator in node.generators for test in generator.ifs):
                     items = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)
                     self._dead.update(map(id, items))
@@ -191,8 +192,8 @@ class PlatformFlow:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 functions[node.name] = node if node.name not in functions else None  # defined twice: unknown
         references: dict[str, list[ast.Name]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and functions.get(node.id) is not None:
+        for node in self.source.nodes(ast.Name) if functions else ():
+            if functions.get(node.id) is not None:
                 references.setdefault(node.id, []).append(node)
         for _ in range(rounds):
             dead = [function for name, function in functions.items() if function is not None

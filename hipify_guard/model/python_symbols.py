@@ -20,6 +20,9 @@ IMPORT, DEFINITION, VALUE, ITEM, OTHER = "import", "definition", "value", "item"
 SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_BINDERS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.arguments, ast.Assign,
+            ast.AnnAssign, ast.NamedExpr, ast.Global, ast.Nonlocal, ast.For, ast.AsyncFor, ast.comprehension,
+            ast.withitem, ast.AugAssign, ast.Delete, ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +42,9 @@ class Symbols:
         self.parents = source.parents
         self._scopes: dict[int, dict[str, list[Binding]]] = {}
         self._aliases: dict[str, frozenset[str]] = {}
-        for node in ast.walk(source.tree) if source.tree is not None else ():
-            self._collect(node)
+        for kind in _BINDERS:
+            for node in source.nodes(kind):
+                self._collect(node)
 
     # -- lookups --------------------------------------------------------------------------------
 

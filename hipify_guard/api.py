@@ -1,4 +1,4 @@
-"""The public Python API: check or fix C/C++/CUDA/HIP sources from Python, without the CLI.
+"""The public Python API: check or fix C/C++/CUDA/HIP and Python sources from Python, without the CLI.
 
 This module is what editors, build scripts (a PyTorch extension's `setup.py`) and other tools
 call. Everything else in `hipify_guard` is private and may change in any release.

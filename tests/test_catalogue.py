@@ -20,15 +20,21 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 RULES = load_catalogue()
-SOURCE_LANGUAGES = ("c", "cpp", "c++", "cuda", "cu", "hip", "")
+SOURCE_LANGUAGES = ("c", "cpp", "c++", "cuda", "cu", "hip", "", "python")
 _FENCE = re.compile(r"^```([\w+-]*)\n(.*?)^```", re.M | re.S)
 
 
 def example_source(rule: Rule) -> str | None:
     """The first source code block of the rule's Example section."""
+    found = example_block(rule)
+    return found[1] if found else None
+
+
+def example_block(rule: Rule) -> tuple[str, str] | None:
+    """(language, code) of the first source code block of the rule's Example section."""
     for language, body in _FENCE.findall(rule.section("Example")):
         if language.lower() in SOURCE_LANGUAGES:
-            return body
+            return language.lower(), body
     return None
 
 
@@ -36,7 +42,7 @@ def page_problems(rule: Rule) -> list[str]:
     """What a rule page lacks: empty or missing sections, or an Example without source code."""
     problems = [f"no `## {title}` section" for title in SECTIONS if not rule.section(title)]
     if example_source(rule) is None:
-        problems.append("the Example section has no C/C++/CUDA/HIP code block")
+        problems.append("the Example section has no C/C++/CUDA/HIP or Python code block")
     return problems
 
 
@@ -56,16 +62,18 @@ def test_a_page_without_a_section_or_example_is_caught() -> None:
     rule = RULES["HG101"]
     gutted = Rule(rule.code, rule.name, rule.summary, rule.severity, rule.fix,
                   rule.documentation.replace("## Options", "## Settings").replace("```c\n", "```console\n"))
-    assert page_problems(gutted) == ["no `## Options` section", "the Example section has no C/C++/CUDA/HIP code block"]
+    assert page_problems(gutted) == ["no `## Options` section",
+                                     "the Example section has no C/C++/CUDA/HIP or Python code block"]
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
 def test_example_produces_its_rule(code: str, tmp_path: Path) -> None:
     rule = RULES[code]
-    source = example_source(rule)
-    assert source is not None
-    (tmp_path / "example.cu").write_text(source)
-    result = run_cli("check", "--isolated", "--no-cache", "--output-format", "json", "example.cu",
+    block = example_block(rule)
+    assert block is not None
+    name = "example.py" if block[0] == "python" else "example.cu"
+    (tmp_path / name).write_text(block[1])
+    result = run_cli("check", "--isolated", "--no-cache", "--extend-select", code, "--output-format", "json", name,
                      cwd=tmp_path, env=example_environment(rule))
     assert result.code in (0, 1), result.stderr
     assert code in {item["code"] for item in result.json()}, f"the {code} example does not produce {code}"

@@ -278,8 +278,10 @@ def _fixture_variant(source: Path, fixed: Path) -> Variant:
 
 
 def fixture_pairs() -> list[tuple[Path, Path]]:
+    """The C/C++ fixtures and their fixed versions (Python fixtures are proven by re-parsing)."""
     pairs = []
-    for source in sorted(p for p in FIXTURES.glob("HG*/*") if p.is_file() and ".fixed." not in p.name):
+    for source in sorted(p for p in FIXTURES.glob("HG*/*")
+                         if p.is_file() and ".fixed." not in p.name and p.suffix in _SOURCE_SUFFIXES):
         pairs += [(source, fixed) for fixed in sorted(source.parent.glob(f"{source.stem}.*fixed{source.suffix}"))]
     return pairs
 

@@ -118,5 +118,5 @@ def test_hook_manifest_matches_the_conventions() -> None:
     hook = hooks[0]
     assert (hook["id"], hook["entry"], hook["language"]) == ("hipify-guard", "hipify-guard check --force-exclude",
                                                             "python")
-    assert hook["types_or"] == ["c", "c++", "cuda"] and hook["require_serial"] is True
+    assert hook["types_or"] == ["c", "c++", "cuda", "python"] and hook["require_serial"] is True
     assert hook["minimum_pre_commit_version"] == "2.9.2"

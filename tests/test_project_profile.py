@@ -191,3 +191,17 @@ def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
         "ROCm hits this `#error` only because the macro is undefined there",
         "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says",
         "ROCm silently takes the branch meant for old CUDA"]
+
+
+def test_pytorchs_hipify_covers_the_folder_of_the_setup_py_that_uses_it(tmp_path: Path) -> None:
+    """An extension's `setup.py` in `bindings/` makes the sources there PyTorch-hipified; the
+    project's other sources keep every model (no build file says how they reach ROCm)."""
+    guard = "#ifdef CUDA_VERSION\n#endif\n"
+    root = _project(tmp_path, {
+        "bindings/setup.py": "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n",
+        "bindings/csrc/ext.cu": guard, "lib/core.cu": guard})
+    found = {item["filename"].removeprefix("./"): item for item in
+             run_cli("check", "--no-cache", "--output-format", "json", cwd=root).json()}
+    assert found["bindings/csrc/ext.cu"]["code"] == "HG101"  # an extension's build leaves TORCH_HIP_VERSION undefined
+    assert found["lib/core.cu"]["code"] == "HG103"  # native HIP: false; PyTorch's hipify: depends on the build
+    assert "#   bindings/  (bindings/setup.py:1:" in run_cli("init", "--stdout", cwd=root).stdout

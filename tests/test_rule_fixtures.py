@@ -1,7 +1,7 @@
 """Rule fixtures: `tests/rules/<CODE>/<name>.<ext>` with expected findings marked in comments.
 
-A line that ends with `expect: HG101` (in a `//` or `/* */` comment; several codes separated by
-commas) must produce exactly those findings on that line, and no other line may produce any
+A line that ends with `expect: HG101` (in a `//` or `/* */` comment, `#` in Python fixtures;
+several codes separated by commas) must produce exactly those findings on that line, and no other line may produce any
 finding of the fixture folder's rule. `<name>.fixed.<ext>` is the expected result of `--fix`
 with the default policy; `<name>.<policy>.fixed.<ext>` the result of `--fix --unsafe-fixes
 --policy <policy>` (in the file name, `rocm-min-6.2` stands for `rocm-min=6.2`), and

@@ -1,7 +1,9 @@
 """The rule registry: each rule function is registered with `@check(CODE)`.
 
-A rule function reads a FileAnalysis and yields Findings. Its code, name, summary and
-documentation live in the rule catalogue (the top-level `rules/` folder).
+A rule function reads a file's analysis and yields Findings: a C/C++ rule a `FileAnalysis`, a
+Python rule (`language=PYTHON`) a `PythonFile`, a rule about the tool itself (`language=ANY`,
+suppression comments) either. Its code, name, summary and documentation live in the rule
+catalogue (the top-level `rules/` folder).
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..core.findings import Finding
+from ..core.languages import CPP
 from ..model.analysis import FileAnalysis
+from ..model.python_analysis import PythonFile
 from ..model.settings import Settings
 
-CheckFunction = Callable[[FileAnalysis], Iterable[Finding]]
+CheckFunction = Callable[[FileAnalysis | PythonFile], Iterable[Finding]]
 Triggers = Callable[[Settings], Iterable[str]]
 # A sharper byte test than the trigger names, for the files they admit: it may admit a file the
 # rule finds nothing in, never reject one it would find something in.
@@ -27,20 +31,21 @@ class RegisteredCheck:
     function: CheckFunction
     triggers: Triggers
     screen: Screen | None = None
+    language: str = CPP  # the front end whose files it reads (core.languages)
 
 
 CHECKS: dict[str, RegisteredCheck] = {}
 
 
-def check(code: str, triggers: Triggers = lambda settings: (),
-          screen: Screen | None = None) -> Callable[[CheckFunction], CheckFunction]:
+def check(code: str, triggers: Triggers = lambda settings: (), screen: Screen | None = None,
+          language: str = CPP) -> Callable[[CheckFunction], CheckFunction]:
     """Register a rule function under its code, with the byte triggers of the prefilter (and
-    optionally a screen: see `Screen`)."""
+    optionally a screen: see `Screen`) and the language of the files it reads."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if code in CHECKS:
             raise ValueError(f"rule {code} registered twice")
-        CHECKS[code] = RegisteredCheck(function, triggers, screen)
+        CHECKS[code] = RegisteredCheck(function, triggers, screen, language)
         return function
 
     return register

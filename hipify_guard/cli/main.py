@@ -99,7 +99,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
                   jobs_count: int, no_cache: bool, per_file_ignores: tuple[str, ...],
                   config_file: str | None, isolated: bool, compile_commands: str | None,
                   cuda_compile_commands: str | None, rocm_files: tuple[str, ...]) -> None:
-    """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome."""
+    """Check C/C++/CUDA/HIP files for CUDA version guards with an implicit ROCm outcome, and
+    Python files for what PyTorch's HIP note warns about (HG3xx)."""
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
     from .argfiles import ArgfileError

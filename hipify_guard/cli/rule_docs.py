@@ -19,7 +19,8 @@ TABLE_END = "<!-- end of rules-table -->"
 
 def page(rule: Rule) -> str:
     """The text page of `hipify-guard rule CODE` (ruff's layout: title, summary, facts, documentation)."""
-    head = f"# {rule.name} ({rule.code})\n\n{rule.summary}.\n\nSeverity: {rule.severity}. Fix: {FIX_TEXT[rule.fix]}.\n\n"
+    head = (f"# {rule.name} ({rule.code})\n\n{rule.summary}.\n\nSeverity: {rule.severity}. Fix: {FIX_TEXT[rule.fix]}."
+            f"{' Off by default: select it by code or prefix.' if rule.off_by_default else ''}\n\n")
     return head + rule.documentation.strip() + "\n"
 
 
@@ -32,8 +33,13 @@ def as_json(rule: Rule) -> dict[str, Any]:
 def rules_table(rules: dict[str, Rule]) -> str:
     """The README's Markdown table of every rule, between its markers."""
     rows = [TABLE_START, "| code | name | fix | summary |", "|---|---|---|---|"]
-    rows += [f"| {r.code} | {r.name} | {r.fix} | {r.summary.replace('|', chr(92) + '|')} |" for r in rules.values()]
+    rows += [f"| {r.code} | {r.name} | {r.fix} | {r.summary.replace('|', chr(92) + '|')}{_off(r)} |"
+             for r in rules.values()]
     return "\n".join([*rows, TABLE_END]) + "\n"
+
+
+def _off(rule: Rule) -> str:
+    return " (off by default: select it by code or prefix)" if rule.off_by_default else ""
 
 
 def replace_table(readme: str, table: str) -> str:

@@ -66,3 +66,16 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:
         position = edit.start
     pieces.append(data[:position])
     return b"".join(reversed(pieces))
+
+
+def original_offset(edits: Sequence[Edit], offset: int) -> int:
+    """Where an offset of `apply_edits(data, edits)` was in `data` (inside a replacement: its start)."""
+    shift = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        start = edit.start + shift
+        if offset < start:
+            break
+        if offset < start + len(edit.content):
+            return edit.start
+        shift += len(edit.content) - (edit.end - edit.start)
+    return offset - shift

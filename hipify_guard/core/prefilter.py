@@ -7,7 +7,10 @@ alternation of the same names is slower than all the passes together (it tries e
 alternative at each frequent first byte). So the names are grouped under shared prefixes
 ("probes"), each searched once; only where a probe occurs are the names behind it compared, at
 that offset. Prefixes, not arbitrary substrings: a shared suffix such as `_VERSION` is a generic
-word that occurs in nearly every header. `bench/` measures the whole tool against `rg -l`.
+word that occurs in nearly every header. Names that start with punctuation (Python's quoted
+device and backend names, `'hip`, `"mpi`) share one alternation pass instead: over the real
+trees' Python files (227 MB) 0.66 s of CPU against 1.56 s for 14 `bytes.find` passes.
+`bench/` measures the whole tool against `rg -l`.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ class Prefilter:
         # `re`'s literal search skips ahead on the first byte, `bytes.find` on the last: the
         # first wins when that byte is rare, as upper-case letters are in C (measured 25-45% less).
         upper = [name for name in exact if name[:1].isupper()]
-        self._searches = tuple(re.compile(pattern).search for pattern in _one_byte_classes(upper))
-        self._exact = tuple(name for name in exact if not name[:1].isupper())
+        punctuated = [name for name in exact if not (name[:1].isalnum() or name[:1] == b"_")]
+        patterns = _one_byte_classes(upper) + ([b"|".join(map(re.escape, punctuated))] if punctuated else [])
+        self._searches = tuple(re.compile(pattern).search for pattern in patterns)
+        self._exact = tuple(name for name in exact if not name[:1].isupper() and name not in punctuated)
         self._grouped = tuple(
             (probe, _confirmer(group)) for probe, group in self.probes if group != (probe,)
         )

@@ -5,8 +5,10 @@
     // hipify-guard: file-ignore[HG104]     the whole file
 
 Codes are codes or prefixes (`HG1`) or `ALL`, separated by commas; `/* ... */` works as well as
-`//`. Text after the closing `]` is a free-form reason. A comment that says `hipify-guard:` but
-is not one of these forms is malformed (HG903), never silently ignored.
+`//`, and in Python files `# hipify-guard: ignore[HG301]`. Text after the closing `]` is a
+free-form reason. A comment that says `hipify-guard:` but is not one of these forms is malformed
+(HG903), never silently ignored. The comments come from the file's front end (the C/C++ scanner,
+Python's `tokenize`), so a `hipify-guard:` inside a string literal is never one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .distance import edit_distance
+from .languages import CPP, PYTHON
 
 ACTIONS = ("ignore", "disable", "enable", "file-ignore")
 MARK = b"hipify-guard"
@@ -67,9 +70,9 @@ class Suppressions:
     malformed: tuple[Malformed, ...]
 
 
-def find(data: bytes, comments: tuple[tuple[int, int], ...], known: Iterable[str]) -> Suppressions:
-    """The suppressions among a file's comments ((start, end) byte spans in file order, as a front end
-    found them); `known` are the registered rule codes."""
+def find(data: bytes, comments: tuple[tuple[int, int], ...], known: Iterable[str], language: str = CPP) -> Suppressions:
+    """The suppressions among a file's comments ((start, end) byte spans in file order, as the front
+    end of the file's `language` found them); `known` are the registered rule codes."""
     codes = tuple(known)
     items: list[Suppression] = []
     malformed: list[Malformed] = []
@@ -82,7 +85,7 @@ def find(data: bytes, comments: tuple[tuple[int, int], ...], known: Iterable[str
             continue
         parsed = _parse(data, match, (start, end), codes)
         (items if isinstance(parsed, Suppression) else malformed).append(parsed)
-    lines = Lines(data, comments)
+    lines = Lines(data, comments, comments_continue=language != PYTHON)
     malformed += _cover(items, lines)
     return Suppressions(tuple(items), tuple(sorted(malformed, key=lambda m: m.start)))
 
@@ -93,10 +96,15 @@ def _prose(data: bytes, comment_start: int, match: re.Match[bytes]) -> bool:
     A marker that starts the comment is always an attempt; later in the comment it is one when
     brackets follow or the word is (nearly) an action.
     """
-    if not data[comment_start + 2 : match.start()].strip(b" \t\f\v*/!<"):
+    if not data[comment_start + opener_length(data, comment_start) : match.start()].strip(b" \t\f\v*/!<"):
         return False
     word = match.group(1).decode("ascii").lower()
     return not match.group(2) and not any(edit_distance(word, action, 2) <= 2 for action in ACTIONS)
+
+
+def opener_length(data: bytes, comment_start: int) -> int:
+    """The length of the comment's opening mark: 1 for Python's `#`, 2 for `//` and `/*`."""
+    return 1 if data.startswith(b"#", comment_start) else 2
 
 
 def _parse(data: bytes, match: re.Match[bytes], comment: tuple[int, int], known: tuple[str, ...]) -> Suppression | Malformed:
@@ -167,12 +175,17 @@ def _close(enable: Suppression, open_blocks: dict[str, list[tuple[Suppression, i
 
 
 class Lines:
-    """Logical lines (backslash continuations joined) and which bytes are code, not comment."""
+    """Logical lines (backslash continuations joined) and which bytes are code, not comment.
 
-    def __init__(self, data: bytes, comments: tuple[tuple[int, int], ...]) -> None:
+    In C a backslash at the end of a `//` comment continues it on the next line; in Python
+    (`comments_continue=False`) a comment ends at its line end whatever its last character.
+    """
+
+    def __init__(self, data: bytes, comments: tuple[tuple[int, int], ...], comments_continue: bool = True) -> None:
         self.data = data
         self.size = len(data)
         self.comments = comments
+        self.comments_continue = comments_continue
         self._starts = [start for start, _ in comments]
 
     def target(self, start: int, end: int) -> tuple[int, int]:
@@ -195,7 +208,7 @@ class Lines:
             if newline < 0:
                 return 0
             line_end = newline - 1 if data[newline] == 0x0A and newline > 0 and data[newline - 1] == 0x0D else newline
-            if line_end == 0 or data[line_end - 1] != 0x5C:
+            if line_end == 0 or not self._continues(line_end - 1):
                 return newline + 1
             pos = line_end - 1
 
@@ -205,9 +218,18 @@ class Lines:
             newline = _NEWLINE.search(self.data, pos)
             if newline is None:
                 return self.size
-            if newline.start() == 0 or self.data[newline.start() - 1] != 0x5C:
+            if newline.start() == 0 or not self._continues(newline.start() - 1):
                 return newline.start()
             pos = newline.end()
+
+    def _continues(self, position: int) -> bool:
+        """Whether the byte at `position`, just before a line break, continues the line."""
+        if self.data[position] != 0x5C:
+            return False
+        if self.comments_continue:
+            return True
+        index = bisect.bisect_right(self._starts, position) - 1
+        return index < 0 or not self.comments[index][0] <= position < self.comments[index][1]
 
     def next_line(self, newline: int) -> int:
         """The start of the line after the newline at `newline`."""

@@ -31,6 +31,7 @@ class Rule:
     fix: str  # "safe", "unsafe", "display-only", "sometimes" or "none"
     documentation: str  # the Markdown page without its front matter
     scope: str = "any"  # "rocm": only about code ROCm compiles, so not run on files only CUDA builds
+    off_by_default: bool = False  # runs only when selected by its code or a prefix (not by ALL)
 
     def section(self, title: str) -> str:
         """The text of one `## title` section of the documentation ("" if absent)."""
@@ -59,4 +60,9 @@ def _load_rule(page: Path) -> Rule:
         raise ValueError(f"{page}: missing +++ front matter")
     meta = tomllib.loads(match.group(1))
     return Rule(meta["code"], meta["name"], meta["summary"], meta["severity"], meta["fix"], text[match.end():],
-                meta.get("scope", "any"))
+                meta.get("scope", "any"), meta.get("off-by-default", False))
+
+
+def off_by_default() -> frozenset[str]:
+    """The codes of the rules that run only when selected by code or prefix."""
+    return frozenset(code for code, rule in load_catalogue().items() if rule.off_by_default)

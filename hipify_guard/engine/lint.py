@@ -1,4 +1,8 @@
-"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here."""
+"""Check and fix one file's bytes: rules -> findings -> verified edits. No file system here.
+
+A file goes to the front end of its language (`front_ends`, by its name's extension) and only
+the rules of that language (and those about the tool itself) run on it.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +13,18 @@ from functools import lru_cache
 from operator import attrgetter
 
 from ..checks import CHECKS
-from ..core.findings import SAFE, UNSAFE, Edit, Finding, apply_edits
+from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, apply_edits, original_offset
+from ..core.languages import ANY, CPP, language_of
 from ..core.prefilter import RuleFilter
 from ..cpp import conditional_lines
-from ..fix.verify import VerificationError, verify
-from ..model.analysis import FileAnalysis
+from ..fix.verify import VerificationError
 from ..model.settings import Settings
 from . import suppression_filter
+from .front_ends import FRONT_ENDS, Analysis
 from .selection import Selection
 
 MAX_FIX_ROUNDS = 10
-NEVER_REWRITE = "HG901"
-Chosen = Callable[[FileAnalysis, Finding], bool]  # picks one finding of a file (an editor's quick fix)
+Chosen = Callable[[Analysis, Finding], bool]  # picks one finding of a file (an editor's quick fix)
 
 
 @dataclass
@@ -30,14 +34,27 @@ class FixResult:
     data: bytes
     applied: list[Finding] = field(default_factory=list)
     remaining: list[Finding] = field(default_factory=list)
-    analysis: FileAnalysis | None = None
+    analysis: Analysis | None = None
     error: str = ""
     unproven: list[str] = field(default_factory=list)  # fixes refused for want of a proof (warnings)
 
 
 def active_codes(selection: Selection) -> list[str]:
-    """The registered codes the selection enables."""
-    return selection.codes(sorted(CHECKS))
+    """The registered codes the selection enables (default-off rules only when named)."""
+    from .catalogue import off_by_default
+
+    return selection.codes(sorted(CHECKS), off_by_default())
+
+
+def analyse(path: str, data: bytes, settings: Settings) -> Analysis:
+    """The analysis of a file by the front end of its language."""
+    return FRONT_ENDS[language_of(path)].analyse(path, data, settings)
+
+
+@lru_cache(maxsize=256)
+def language_codes(language: str, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """The codes among `codes` whose rules read files of `language` (core.languages)."""
+    return tuple(code for code in codes if code in CHECKS and CHECKS[code].language in (language, ANY))
 
 
 def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
@@ -49,13 +66,25 @@ def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
 
 @lru_cache(maxsize=64)
 def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
-    """Which of `codes` are worth running on some bytes: their trigger names and screens."""
+    """Which of `codes` are worth running on some bytes: their trigger names and screens.
+
+    A rule without trigger names runs whenever another rule runs; when only such rules are
+    selected, they look at the files that any rule of their language would look at.
+    """
     triggers = {code: tuple(name.encode() for name in CHECKS[code].triggers(settings)) for code in codes}
+    if codes and not any(triggers.values()):
+        triggers = {code: _language_triggers(settings, CHECKS[code].language) for code in codes}
     screens = {code: CHECKS[code].screen(settings) for code in codes if CHECKS[code].screen is not None}
     return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
 
 
-def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
+def _language_triggers(settings: Settings, language: str) -> tuple[bytes, ...]:
+    """The trigger names of every rule of `language`, selected or not."""
+    return tuple(sorted({name.encode() for rule in CHECKS.values() if rule.language == language
+                         for name in rule.triggers(settings)}))
+
+
+def check(file: Analysis, codes: Sequence[str], worth: Sequence[str] | None = None) -> list[Finding]:
     """Run the rules on an analysed file; findings in file order.
 
     `worth`: the codes among `codes` whose trigger names occur in the file (`RuleFilter`); the
@@ -64,13 +93,14 @@ def check(file: FileAnalysis, codes: Sequence[str], worth: Sequence[str] | None 
     return settle(file, run_rules(file, codes if worth is None else worth), codes)
 
 
-def run_rules(file: FileAnalysis, codes: Sequence[str]) -> list[Finding]:
-    """What the rules `codes` find, before suppressions."""
-    return [finding for code in codes for finding in CHECKS[code].function(file)]
+def run_rules(file: Analysis, codes: Sequence[str]) -> list[Finding]:
+    """What the rules `codes` of the file's language find, before suppressions."""
+    return [finding for code in language_codes(file.language, tuple(codes)) for finding in CHECKS[code].function(file)]
 
 
-def settle(file: FileAnalysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
+def settle(file: Analysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
     """The rules' findings without the suppressed ones, with HG902 (`codes`: the enabled rules), in file order."""
+    codes = language_codes(file.language, tuple(codes))
     findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 
@@ -84,33 +114,38 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
     fixes are still applied.
     """
     allowed = {SAFE, UNSAFE} if unsafe else {SAFE}
+    front_end = FRONT_ENDS[language_of(path)]
     result = FixResult(data)
     fixed: set[tuple[str, str, int, int]] = set()
     refused: set[tuple[str, str, int, int]] = set()
+    applied: list[list[Edit]] = []  # the edits of each round, to map offsets back to the original
     for round_number in range(MAX_FIX_ROUNDS + 1):
-        file = FileAnalysis(path, result.data, settings)
+        file = front_end.analyse(path, result.data, settings)
         findings = check(file, codes)
         result.analysis, result.remaining = file, findings
         if round_number == MAX_FIX_ROUNDS or _unreadable(file):
             break
-        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed and _place(file, f) not in refused]
-        returned = [f for f in candidates if _place(file, f) in fixed]
+        candidates = [f for f in findings if f.fix and f.fix.applicability in allowed
+                      and _place(file, f, applied) not in refused]
+        returned = [f for f in candidates if _place(file, f, applied) in fixed]
         if returned:
             line = file.lines.line_of(returned[0].start)
             result.error = f"the fix for {returned[0].code} at line {line} did not resolve it; not applied again"
-        chosen = _non_overlapping([f for f in candidates if _place(file, f) not in fixed])
+        chosen = _non_overlapping([f for f in candidates if _place(file, f, applied) not in fixed])
         if not chosen:
             break
         proven = _proven(file, chosen, result)
-        refused.update(_place(file, f) for f in chosen if f not in proven)
+        refused.update(_place(file, f, applied) for f in chosen if f not in proven)
         if proven:
-            fixed.update(_place(file, f) for f in proven)
-            result.data = apply_edits(result.data, [edit for finding in proven for edit in finding.fix.edits])
+            edits = [edit for finding in proven for edit in finding.fix.edits]
+            fixed.update(_place(file, f, applied) for f in proven)
+            applied.append(edits)
+            result.data = apply_edits(result.data, edits)
             result.applied += proven
     return result
 
 
-def _proven(file: FileAnalysis, chosen: list[Finding], result: FixResult) -> list[Finding]:
+def _proven(file: Analysis, chosen: list[Finding], result: FixResult) -> list[Finding]:
     """The fixes among `chosen` whose rewrite is proven (all at once, else one by one); a warning
     in `result.unproven` for each of the others."""
     if _verifies(file, chosen) is None:
@@ -130,7 +165,7 @@ def _proven(file: FileAnalysis, chosen: list[Finding], result: FixResult) -> lis
     return proven
 
 
-def _verifies(file: FileAnalysis, findings: list[Finding]) -> str | None:
+def _verifies(file: Analysis, findings: list[Finding]) -> str | None:
     """None when the fixes of `findings` together are proven, else why not."""
     edits = [edit for finding in findings for edit in finding.fix.edits]
     try:
@@ -144,7 +179,7 @@ def fix_finding(path: str, data: bytes, settings: Settings, codes: Sequence[str]
                 unsafe: bool) -> FixResult:
     """Apply the fix of the one finding `chosen` picks, verified as `fix` verifies; the bytes stay
     unchanged, with an error, when there is no such finding or fix or the fix cannot be proven."""
-    file = FileAnalysis(path, data, settings)
+    file = analyse(path, data, settings)
     findings = check(file, codes)
     unchanged = FixResult(data, [], findings, file)
     found = next((finding for finding in findings if chosen(file, finding)), None)
@@ -154,7 +189,7 @@ def fix_finding(path: str, data: bytes, settings: Settings, codes: Sequence[str]
     elif found.fix is None or found.fix.applicability not in allowed:
         unchanged.error = f"fix not applied: this {found.code} has no {'' if unsafe else 'safe '}fix"
     elif _unreadable(file):
-        unchanged.error = f"fix not applied: {NEVER_REWRITE} (a file the tool never rewrites)"
+        unchanged.error = f"fix not applied: {FRONT_ENDS[file.language].unreadable} (a file the tool never rewrites)"
     if unchanged.error:
         return unchanged
     problem = _verifies(file, [found])
@@ -162,25 +197,37 @@ def fix_finding(path: str, data: bytes, settings: Settings, codes: Sequence[str]
         unchanged.error = f"fix not applied, it could not be verified: {problem}"
         return unchanged
     new = apply_edits(data, found.fix.edits)
-    after = FileAnalysis(path, new, settings)
+    after = analyse(path, new, settings)
     return FixResult(new, [found], check(after, codes), after)
 
 
-def _place(file: FileAnalysis, finding: Finding) -> tuple[str, str, int, int]:
-    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or line.
+def verify(file: Analysis, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
+    """Prove a rewrite with the verifier of the file's front end (raises VerificationError)."""
+    FRONT_ENDS[file.language].verify(file, new, edits, expectations)
 
-    Verified fixes never add or remove directives, so ordinals are stable across rounds.
+
+def _place(file: Analysis, finding: Finding, applied: list[list[Edit]]) -> tuple[str, str, int, int]:
+    """A fix's identity that survives other fixes: rule, fix message, directive ordinal or the
+    offset in the original bytes (through the edits `applied` in the earlier rounds).
+
+    Verified fixes never add or remove directives, so ordinals are stable across rounds; lines are
+    not (removing a suppression removes its line, and the next one moves up).
     """
-    directives = file.scan.directives
-    index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
-    if index >= 0 and finding.start <= directives[index].end:
-        return finding.code, finding.fix.message, index, -1
-    return finding.code, finding.fix.message, -1, file.lines.line_of(finding.start)
+    if file.language == CPP:
+        directives = file.scan.directives
+        index = bisect.bisect_right(directives, finding.start, key=attrgetter("hash")) - 1
+        if index >= 0 and finding.start <= directives[index].end:
+            return finding.code, finding.fix.message, index, -1
+    offset = finding.start
+    for edits in reversed(applied):
+        offset = original_offset(edits, offset)
+    return finding.code, finding.fix.message, -1, offset
 
 
-def _unreadable(file: FileAnalysis) -> bool:
-    """A file with an HG901 problem is never rewritten, whether HG901 is selected or not."""
-    return any(True for _ in CHECKS[NEVER_REWRITE].function(file))
+def _unreadable(file: Analysis) -> bool:
+    """A file with an HG901 (HG904 for Python) problem is never rewritten, whether that rule is
+    selected or not."""
+    return any(True for _ in CHECKS[FRONT_ENDS[file.language].unreadable].function(file))
 
 
 def _non_overlapping(findings: list[Finding]) -> list[Finding]:

@@ -1,8 +1,12 @@
-"""Which rules run: select/ignore by code prefix, the longest matching prefix wins (flake8, ruff)."""
+"""Which rules run: select/ignore by code prefix, the longest matching prefix wins (flake8, ruff).
+
+A rule that is off by default (catalogue `off-by-default`) runs only when a select prefix names
+it (`HG306`, `HG3`): `ALL` does not.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 ALL = "ALL"
@@ -16,15 +20,16 @@ class Selection:
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
 
-    def enabled(self, code: str) -> bool:
-        """True when the longest matching select prefix is longer than the longest ignore one."""
+    def enabled(self, code: str, off_by_default: bool = False) -> bool:
+        """True when the longest matching select prefix is longer than the longest ignore one (and,
+        for a rule that is off by default, is a prefix, not ALL)."""
         chosen = _longest(code, (*self.select, *self.extend_select))
         dropped = _longest(code, self.ignore)
-        return chosen >= 0 and chosen > dropped
+        return chosen >= (1 if off_by_default else 0) and chosen > dropped
 
-    def codes(self, available: Iterable[str]) -> list[str]:
-        """The enabled codes among `available`, in order."""
-        return [code for code in available if self.enabled(code)]
+    def codes(self, available: Iterable[str], off_by_default: Collection[str] = ()) -> list[str]:
+        """The enabled codes among `available`, in order (`off_by_default`: the codes that need naming)."""
+        return [code for code in available if self.enabled(code, code in off_by_default)]
 
 
 def _longest(code: str, prefixes: Iterable[str]) -> int:

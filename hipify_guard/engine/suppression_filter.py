@@ -11,19 +11,19 @@ from collections.abc import Sequence
 
 from ..core.findings import SAFE, Edit, Finding, Fix, apply_edits
 from ..core.suppressions import Suppression, find
-from ..fix.comment_removal import removal, same_code
-from ..model.analysis import FileAnalysis
+from ..fix.comment_removal import removal
+from .front_ends import FRONT_ENDS, Analysis
 
 UNUSED = "HG902"
 
 Used = set[tuple[int, int]]  # (suppression index, token index)
 
 
-def apply(file: FileAnalysis, findings: list[Finding], enabled: Sequence[str], known: Sequence[str]) -> list[Finding]:
+def apply(file: Analysis, findings: list[Finding], enabled: Sequence[str], known: Sequence[str]) -> list[Finding]:
     """The findings that no suppression covers, plus HG902 for unused suppressions if enabled."""
     if b"hipify-guard" not in file.data:
         return findings
-    found = find(file.data, file.scan.comments, known)
+    found = find(file.data, file.comments, known, file.language)
     used: Used = set()
     kept = [finding for finding in findings if not _suppressed(finding, found.items, used)]
     if UNUSED in enabled:
@@ -45,7 +45,7 @@ def _suppressed(finding: Finding, items: Sequence[Suppression], used: Used, sour
     return bool(hits)
 
 
-def _unused(file: FileAnalysis, items: Sequence[Suppression], used: Used,
+def _unused(file: Analysis, items: Sequence[Suppression], used: Used,
             enabled: Sequence[str]) -> list[tuple[int, Finding]]:
     """(index of the suppression, its HG902 finding) for each suppression with idle codes."""
     findings = []
@@ -59,7 +59,7 @@ def _unused(file: FileAnalysis, items: Sequence[Suppression], used: Used,
     return findings
 
 
-def _finding(file: FileAnalysis, item: Suppression, idle: list[int], items: Sequence[Suppression]) -> Finding:
+def _finding(file: Analysis, item: Suppression, idle: list[int], items: Sequence[Suppression]) -> Finding:
     names = ", ".join(item.codes[position].text for position in idle)
     where = {"ignore": "on its line", "disable": "in its block", "file-ignore": "in this file"}[item.action]
     shown = file.text(*item.directive)
@@ -69,7 +69,7 @@ def _finding(file: FileAnalysis, item: Suppression, idle: list[int], items: Sequ
     return Finding(UNUSED, message, *item.directive, fix=_fix(file, item, idle, items))
 
 
-def _fix(file: FileAnalysis, item: Suppression, idle: list[int], items: Sequence[Suppression]) -> Fix | None:
+def _fix(file: Analysis, item: Suppression, idle: list[int], items: Sequence[Suppression]) -> Fix | None:
     """Remove the idle codes (the whole suppression when none is left), and their enables."""
     edits = [_drop_codes(file.data, item, {item.codes[p].span for p in idle})]
     closing = {item.closed_by[p] for p in idle if item.closed_by and item.closed_by[p] is not None}
@@ -77,17 +77,11 @@ def _fix(file: FileAnalysis, item: Suppression, idle: list[int], items: Sequence
         dropped = {token.span for token in other.codes if token.span in closing}
         if other.action == "enable" and dropped:
             edits.append(_drop_codes(file.data, other, dropped))
-    if any(_inside_condition(file, edit) for edit in edits):
-        return None  # the engine proves conditions, not comment edits inside them
     new = apply_edits(file.data, edits)
-    if not same_code(file.data, new):
+    if not FRONT_ENDS[file.language].same_code(file, new, edits):
         return None
     what = "suppression" if len(idle) == len(item.codes) else "unused codes"
     return Fix(SAFE, f"Remove the unused {what}", tuple(sorted(edits, key=lambda e: e.start)))
-
-
-def _inside_condition(file: FileAnalysis, edit: Edit) -> bool:
-    return any(d.argument[0] < edit.end and edit.start < d.argument[1] for d in file.scan.directives)
 
 
 def _drop_codes(data: bytes, item: Suppression, spans: set[tuple[int, int]]) -> Edit:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..core.findings import Edit
+from ..core.suppressions import opener_length
 from ..cpp.scanner import scan
 
 _BLANKS = b" \t\f\v"
@@ -21,7 +22,7 @@ _CONTINUATION = re.compile(rb"\\(?:\r\n|\n|\r)")
 def removal(data: bytes, comment: tuple[int, int], directive: tuple[int, int]) -> Edit:
     """The edit that removes the suppression `directive` found in `comment`."""
     start, end = comment
-    opener = data[start + 2 : directive[0]].strip(_BLANKS + b"*/")
+    opener = data[start + opener_length(data, start) : directive[0]].strip(_BLANKS + b"*/")
     if opener:
         return _cut_from_text(data, comment, directive)
     line_start = _line_start(data, start)
@@ -70,7 +71,7 @@ def _continues_previous(data: bytes, line_start: int) -> bool:
 
 
 def same_code(old: bytes, new: bytes) -> bool:
-    """Whether the two files read the same to a compiler, comments aside (line numbers aside)."""
+    """Whether two C/C++ files read the same to a compiler, comments aside (line numbers aside)."""
     return _code_lines(old) == _code_lines(new)
 
 

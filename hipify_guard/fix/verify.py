@@ -46,7 +46,7 @@ class VerificationError(Exception):
 
 def verify(old: FileAnalysis, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
     """Raise VerificationError unless `new` is `old` with exactly the promised changes."""
-    _check_untouched_bytes(old.data, new, edits)
+    check_untouched_bytes(old.data, new, edits)
     new_directives = _check_structure(old, new)
     by_hash = {expectation.directive: expectation for expectation in expectations}
     touched = _touched(old.scan.directives, edits)
@@ -71,7 +71,8 @@ def _touched(directives: Sequence[Directive], edits: Sequence[Edit]) -> set[int]
     return touched
 
 
-def _check_untouched_bytes(old: bytes, new: bytes, edits: Sequence[Edit]) -> None:
+def check_untouched_bytes(old: bytes, new: bytes, edits: Sequence[Edit]) -> None:
+    """Raise VerificationError unless `new` is `old` with exactly `edits` applied."""
     position = shift = 0
     for edit in sorted(edits, key=lambda e: (e.start, e.end)):
         if edit.start < position:

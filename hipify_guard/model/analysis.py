@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..core.languages import CPP
 from ..core.source import LineIndex
 from ..cpp.groups import Arm, GroupTree
 from ..cpp.nodes import Defined, Identifier, Node, Unary, walk
@@ -36,7 +37,9 @@ class Condition:
 
 
 class FileAnalysis:
-    """The facts the rules read about one file."""
+    """The facts the rules read about one C/C++/CUDA/HIP file."""
+
+    language = CPP
 
     def __init__(self, filename: str, data: bytes, settings: Settings) -> None:
         self.filename = filename
@@ -54,6 +57,11 @@ class FileAnalysis:
     def scan(self) -> Scan:
         """The directives of the file."""
         return scan(self.data)
+
+    @property
+    def comments(self) -> tuple[tuple[int, int], ...]:
+        """(start, end) of every comment the scanner saw."""
+        return self.scan.comments
 
     @cached_property
     def tree(self) -> GroupTree:

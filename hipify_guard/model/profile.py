@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -120,9 +121,19 @@ def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str]
             return frozenset({TORCH_MODEL}), f"PyTorch's hipify only: the file includes PyTorch's headers (line {line})", extension
     if profile.hipify in ("torch", "torch-extension"):
         return frozenset({TORCH_MODEL}), "PyTorch's hipify only: the project builds through it", extension
+    scope = _torch_scope(file.filename, profile.torch_scopes)
+    if scope:
+        where = os.path.relpath(scope)
+        return frozenset({TORCH_MODEL}), f"PyTorch's hipify only: the build file in {where} builds it through it", True
     if profile.hipify == "native":
         return frozenset({HIP_MODEL}), "native HIP only: the project does not build through PyTorch's hipify", False
     return None, "", False
+
+
+def _torch_scope(filename: str, scopes: tuple[str, ...]) -> str:
+    """The folder among `scopes` that holds the file ("" when none does)."""
+    path = os.path.abspath(filename)
+    return next((scope for scope in scopes if path.startswith(os.path.join(scope, ""))), "")
 
 
 def _refined(platform: Platform, facts: Mapping[str, int | str | None], built: frozenset[str] = frozenset()) -> Platform:

@@ -26,4 +26,5 @@ class ProjectProfile:
     # which does not), "native" (hipcc, or hipify-perl/clang), "" (unknown). Decides the built-in models a file is judged under,
     # unless the configuration names them (`choose_models` False).
     hipify: str = ""
+    torch_scopes: tuple[str, ...] = ()  # folders (absolute) whose sources go through PyTorch's hipify
     choose_models: bool = True

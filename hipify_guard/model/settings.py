@@ -9,6 +9,7 @@ from functools import cached_property
 from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
 from .project_profile import ProjectProfile
+from .python_platform import PythonPlatforms
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -80,6 +81,7 @@ class Settings:
     header_cuda_only: frozenset[str] = frozenset()
     # Macros they define in every ROCm build and not surely in CUDA ones: ROCm macros of the project.
     header_rocm_only: frozenset[str] = frozenset()
+    python: PythonPlatforms = field(default_factory=PythonPlatforms)  # the project's Python platform flags
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:

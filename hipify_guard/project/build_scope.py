@@ -10,7 +10,8 @@ each checked file is one of:
   other than "rocm") run on it. With `cuda-compile-commands`, only files the CUDA build compiles
   are CUDA-only, and a file in neither build is checked as without any database.
 
-Without `compile-commands` and `rocm-files` nothing changes.
+Without `compile-commands` and `rocm-files` nothing changes. Python files are not compiled:
+they run on both platforms and always get every enabled rule.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..core.languages import CPP, language_of
 from ..engine.catalogue import load_catalogue
 from ..model.builds import Build, on_build, on_builds
 from ..model.settings import Settings
@@ -141,7 +143,7 @@ def with_builds(jobs: list[Job], options: Sequence[Options], roots: Sequence[str
     result = []
     for job, job_options in zip(jobs, options):
         sources = named[id(job_options)]
-        if not sources:
+        if not sources or language_of(job.filename) != CPP:  # (Python is not compiled: it runs on both)
             result.append(job)
             continue
         if sources not in scopes:

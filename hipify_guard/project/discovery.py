@@ -14,13 +14,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..engine.diagnostics import ToolMessage
+from . import config
 from .ignore_patterns import IgnorePatterns
 from .paths import work_tree_root
 
-DEFAULT_EXTENSIONS = frozenset({
-    "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tcc",
-    "cu", "cuh", "hip",
-})
+DEFAULT_EXTENSIONS = frozenset(config.DEFAULT_EXTENSIONS)
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})
 
 _NAME = operator.attrgetter("name")

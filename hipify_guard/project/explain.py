@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.languages import CPP, language_of
 from ..cpp.evaluator import EMPTY
 from ..model.analysis import FileAnalysis
 from ..model.platforms import UNDEFINED
@@ -31,8 +32,11 @@ def explain(job: Job) -> Judged:
     from ..engine.diagnostics import FileReport
 
     report = FileReport(job.filename)
-    loaded = read(job, report)
     rocm_rules = cuda_only_codes(job.codes) != job.codes
+    if language_of(job.filename) != CPP:
+        return Judged(job.filename, rocm_rules, ("its own platform tests",),
+                      "a Python file: torch.version.hip/cuda and the project's flags (python-rocm-flags) tell", ())
+    loaded = read(job, report)
     if loaded is None:
         messages = [message.message for message in (*report.errors, *report.notes)]
         return Judged(job.filename, rocm_rules, (), "", (), "; ".join(messages))

@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterable
 
+from ..core.languages import CPP, language_of
 from ..core.reading import read_file
 from ..model.platform_names import CUDA, ROCM, build_macro
 from .discovery import DEFAULT_EXTENSIONS, discover
@@ -39,6 +40,8 @@ def source_switches(root: str) -> list[Entry]:
     each with its first test as evidence."""
     first: dict[str, Entry] = {}
     for name, path in discover([root], DEFAULT_EXTENSIONS):
+        if language_of(name) != CPP:
+            continue
         try:
             data = read_file(path)[0]
         except OSError:
@@ -71,6 +74,10 @@ def render(root: str) -> str:
     for key in ("hipify", "rocm-build-macros", "cuda-build-macros", "cuda-only-files"):
         if key in by_key:
             parts.append(_section(key, by_key[key]))
+    if "torch-scopes" in by_key:
+        lines = ["# PyTorch's hipify builds the sources in these folders (inferred; no key says it):"]
+        lines += [f"#   {entry.value}/  ({_comment(entry.evidence)})" for entry in by_key["torch-scopes"]]
+        parts.append("\n".join(lines) + "\n")
     if "rocm-build-defines" in by_key:
         lines = [f"# {_TITLES['rocm-build-defines']}", "[rocm-build-defines]"]
         for entry in by_key["rocm-build-defines"]:

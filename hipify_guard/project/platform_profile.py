@@ -24,6 +24,7 @@ from ..cpp.numbers import integer_value
 from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import PLATFORM_MACROS
 from ..model.project_profile import ProjectProfile
+from .build_facts import BuildFileFacts
 from .build_files import read_build_files
 
 _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
@@ -78,14 +79,16 @@ def infer(root: str) -> Inference:
     evidence.update(_headers_beside(root, facts.cuda_only_files, facts.rocm_only_files))
     cuda_only = sorted(evidence)
     entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
-    hipify, why = _hipify(root, facts.files_read)
+    hipify, why, scopes = _hipify(root, facts)
     if hipify:
         entries.append(Entry("hipify", hipify, why))
+    entries += [Entry("torch-scopes", os.path.relpath(folder, root), evidence) for folder, evidence in scopes]
     names = frozenset(name for name in facts.by_name() if build_macro(name) is not None)
     evidence = tuple((entry.value.partition("=")[0], entry.evidence) for entry in entries
                      if entry.key in ("rocm-build-macros", "rocm-build-defines", "cuda-build-macros"))
     profile = ProjectProfile(rocm_build_macros=tuple(rocm_macros), build_definitions=tuple(defines),
-                             platform_names=names, hipify=hipify, inferred_cuda_build=frozenset(cuda_macros),
+                             platform_names=names, hipify=hipify, torch_scopes=tuple(folder for folder, _ in scopes),
+                             inferred_cuda_build=frozenset(cuda_macros),
                              rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence)
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries))
 
@@ -105,6 +108,7 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
         evidence=configured.evidence + inferred.evidence,
         platform_names=configured.platform_names | inferred.platform_names,
         hipify=configured.hipify or (inferred.hipify if configured.choose_models else ""),
+        torch_scopes=() if configured.hipify else inferred.torch_scopes,
     )
 
 
@@ -128,11 +132,15 @@ def _headers_beside(root: str, cuda_only: frozenset[str], rocm_only: frozenset[s
     return found
 
 
-def _hipify(root: str, files_read: tuple[str, ...]) -> tuple[str, str]:
-    """How the sources reach ROCm, and the evidence ("" when no build file says)."""
+def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str, str]]]:
+    """How the sources reach ROCm project-wide ("" when no build file says so for all of them),
+    the evidence, and the folders whose sources a build file builds through PyTorch's hipify
+    (a `setup.py` or `CMakeLists.txt`: its folder; a CMake module: the whole project), each with
+    the line that says so."""
     if os.path.isdir(os.path.join(root, "aten", "src", "ATen")) and os.path.isdir(os.path.join(root, "c10")):
-        return TORCH, "aten/src/ATen and c10/: this is PyTorch itself"
-    for path in files_read:
+        return TORCH, "aten/src/ATen and c10/: this is PyTorch itself", []
+    scopes = []
+    for path in facts.files_read:
         if not path.endswith(("setup.py", "CMakeLists.txt", ".cmake")):
             continue
         try:
@@ -143,8 +151,18 @@ def _hipify(root: str, files_read: tuple[str, ...]) -> tuple[str, str]:
         match = _TORCH_BUILD.search(text)
         if match:
             line = text.count("\n", 0, match.start()) + 1
-            return TORCH_EXTENSION, f"{path}:{line}: {text.splitlines()[line - 1].strip()}"
-    return (NATIVE, "no build file uses PyTorch's hipify") if files_read else ("", "")
+            folder = root if path.endswith(".cmake") else os.path.join(root, posixpath.dirname(path))
+            scopes.append((os.path.normpath(folder), f"{path}:{line}: {text.splitlines()[line - 1].strip()}"))
+    def outside(path: str) -> bool:
+        return not any(os.path.join(root, path).startswith(os.path.join(folder, "")) for folder, _ in scopes)
+
+    native = any(outside(item.evidence.path) for items in facts.rocm_definitions.values() for item in items) or any(
+        outside(name) for name in facts.rocm_only_files)  # a ROCm build of its own
+    if any(folder == root for folder, _ in scopes):
+        return TORCH_EXTENSION, next(why for folder, why in scopes if folder == root), []
+    if native:
+        return NATIVE, "the build files build for ROCm natively, not through PyTorch's hipify", scopes
+    return "", "", scopes
 
 
 def _reserved(name: str) -> bool:

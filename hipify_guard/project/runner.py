@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..core.languages import CPP, language_of
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
-from ..engine.lint import Chosen, FixResult, fix, fix_finding, rule_filter, run_rules, settle
+from ..engine.lint import Chosen, FixResult, analyse, fix, fix_finding, language_codes, rule_filter, run_rules, settle
 from ..engine.suppression_comment import suppress_finding
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
@@ -68,27 +69,29 @@ def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:
 
 def process(job: Job, data: bytes, report: FileReport) -> bytes:
     """Check (and maybe fix) `data`, filling `report`; returns the new bytes."""
-    if job.near_misses_of:
+    language = language_of(job.filename)
+    if job.near_misses_of and language == CPP:
         report.near_miss_defines = near_miss_defines(data, job.near_misses_of)
     skipped = _why_skipped(data)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
-    worth = rule_filter(job.settings, job.codes)(data)
+    codes = language_codes(language, job.codes)  # (C++ rules never run on Python files, nor the reverse)
+    worth = rule_filter(job.settings, codes)(data)
     if not worth:
         return data
     if job.mode == CHECK:
-        file = FileAnalysis(job.filename, data, job.settings)
+        file = analyse(job.filename, data, job.settings)
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
         if not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
             report.outside_names = file.free_names | _api_names(file, found)
-        findings = settle(file, found, job.codes)
+        findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    settings = _knowing_headers(job, data) if not _HEADER_RULES.isdisjoint(worth) else job.settings
-    result = fix(job.filename, data, settings, job.codes, unsafe=job.unsafe_fixes)
+    settings = _knowing_headers(job, data) if language == CPP and not _HEADER_RULES.isdisjoint(worth) else job.settings
+    result = fix(job.filename, data, settings, codes, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     if job.mode == DIFF and result.data != data:
         report.diff = unified_diff(job.filename, data, result.data)
@@ -102,10 +105,11 @@ def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, su
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
+    codes = language_codes(language_of(job.filename), job.codes)
     if suppress:
-        result = suppress_finding(job.filename, data, job.settings, job.codes, chosen)
+        result = suppress_finding(job.filename, data, job.settings, codes, chosen)
     else:
-        result = fix_finding(job.filename, data, job.settings, job.codes, chosen, unsafe=job.unsafe_fixes)
+        result = fix_finding(job.filename, data, job.settings, codes, chosen, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     return result.data
 

@@ -14,11 +14,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
 from ..model.defines import MISSPELLING, tree_near_miss_defines
 from ..model.platforms import MacroSet
 from ..model.project_profile import ProjectProfile
+from ..model.python_platform import PythonPlatforms
 from ..model.settings import Settings
 from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
@@ -95,7 +97,7 @@ class Project:
         key = id(options)
         if key not in self._selected:
             selection = Selection(options.select, options.ignore, options.extend_select)
-            self._selected[key] = tuple(selection.codes(sorted(self.known_codes)))
+            self._selected[key] = tuple(selection.codes(sorted(self.known_codes), off_by_default()))
         selected = self._selected[key]
         dropped = [codes for patterns, codes in options.per_file_ignores if _exclusion(patterns)(path, False)]
         if not dropped:
@@ -182,7 +184,9 @@ def to_settings(options: Options) -> Settings:
                              cuda_build_macros=frozenset(options.cuda_build_macros),
                              build_definitions=options.rocm_build_defines, infer=options.infer_platforms,
                              hipify=options.hipify, choose_models=options.models is None)
-    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile)
+    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags)
+    return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile,
+                    python=python)
 
 
 def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:

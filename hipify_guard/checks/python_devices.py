@@ -1,0 +1,87 @@
+"""HG303, HG304: device facts that mean something else on ROCm, compared with CUDA's numbers
+(spec §12): the compute capability (the AMD GPU's gfx version there) and cuDNN's version
+(MIOpen's there)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+from ..core.findings import Finding
+from ..core.languages import PYTHON
+from ..model.python_analysis import PythonFile
+from ..model.python_capability import AMD_CAPABILITIES, comparison_on_amd, is_capability
+from ..model.python_values import constant_number, derives, is_cudnn_version
+from ..model.settings import Settings
+from .registry import check
+
+
+def _comparisons(file: PythonFile, test: Callable[[tuple[str, ...]], bool]) -> Iterator[ast.Compare]:
+    """Comparisons of a value that `test` recognises with numeric constants, in code that ROCm and
+    CUDA both reach (where the value means different things: not in a ROCm-only branch)."""
+    for compare in file.nodes(ast.Compare):
+        sides = [compare.left, *compare.comparators]
+        for number, op in enumerate(compare.ops):
+            left, right = sides[number : number + 2]
+            if isinstance(op, (ast.Is, ast.IsNot)):
+                continue
+            if (constant_number(right) and derives(file, left, test) is not None) or (
+                    constant_number(left) and derives(file, right, test) is not None):
+                if file.flow.reachable(compare) and file.cuda_flow.reachable(compare):
+                    yield compare
+                break
+
+
+def _capability_screen(settings: Settings) -> Callable[[bytes], bool]:
+    """HG303's screen: `get_device_properties` counts only with a `.major` or `.minor` in the file."""
+    return lambda data: b"get_device_capability" in data or b".major" in data or b".minor" in data
+
+
+@check("HG303", lambda settings: ("get_device_capability", "get_device_properties"), _capability_screen,
+       language=PYTHON)
+def capability_compared_with_cuda(file: PythonFile) -> Iterator[Finding]:
+    """`get_device_capability()` (or its major/minor) compared with CUDA compute capabilities where
+    ROCm can reach it; `major == 9 and minor == 0` is one finding."""
+    found = list(_comparisons(file, is_capability))
+    reported: set[ast.Compare] = set()
+    for compare in found:
+        if compare in reported:
+            continue
+        parent = file.source.parents.get(id(compare))
+        group = [compare]
+        if isinstance(parent, ast.BoolOp) and all(operand in found for operand in parent.values):
+            group = parent.values
+        reported.update(group)
+        node = parent if len(group) > 1 else compare
+        outcome = _on_amd_gpus(file, group, isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or))
+        message = (f"`{file.shown(node)}` compares the device capability with CUDA compute capabilities where "
+                   "ROCm can reach it; there it is the AMD GPU's gfx version (gfx90a, MI200: (9, 0); gfx942, MI300: "
+                   f"(9, 4)){outcome}: test the platform first (`torch.version.hip`) or use `gcnArchName` on ROCm")
+        yield Finding("HG303", message, *file.span(node))
+
+
+def _on_amd_gpus(file: PythonFile, comparisons: list[ast.Compare], any_of: bool) -> str:
+    """`, so this is true on ...` for the AMD GPUs of the table, or "" when it cannot be evaluated
+    (`comparisons` joined by `or` when `any_of`, else by `and`)."""
+    values = [comparison_on_amd(file.symbols, compare) for compare in comparisons]
+    if None in values:
+        return ""
+    combine = any if any_of else all
+    true = [f"{arch} ({board})" for number, (arch, board, _) in enumerate(AMD_CAPABILITIES)
+            if combine(value[number] for value in values)]
+    if not true:
+        return ", so this is false on every AMD GPU"
+    if len(true) == len(AMD_CAPABILITIES):
+        return ", so this is true on every AMD GPU"
+    return f", so this is true on {', '.join(true)}"
+
+
+@check("HG304", lambda settings: ("cudnn.version",), language=PYTHON)
+def cudnn_version_compared(file: PythonFile) -> Iterator[Finding]:
+    """`torch.backends.cudnn.version()` compared with cuDNN version numbers where ROCm can reach it."""
+    for compare in _comparisons(file, is_cudnn_version):
+        message = (f"`{file.shown(compare)}` compares `torch.backends.cudnn.version()` with a cuDNN version where "
+                   "ROCm can reach it; on ROCm it returns MIOpen's version, on another scale: test the platform "
+                   "first (`torch.version.hip`)")
+        yield Finding("HG304", message, *file.span(compare))
+

@@ -1,0 +1,199 @@
+"""HG301, HG302, HG305: torch's version strings in Python code (spec §12).
+
+On ROCm `torch.version.cuda` is None: using it as a string raises there (HG301), and a test of
+the CUDA version that first checks it is not None is false there by accident (HG302). Version
+strings compared as strings order "6.10" before "6.2" (HG305).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ..core.findings import SAFE, Finding, Fix
+from ..core.languages import PYTHON
+from ..fix.python_rewrite import rocm_exclusion
+from ..model.python_analysis import PythonFile
+from ..model.python_values import CUDA, HIP, derives, is_version, string_constant, version_uses
+from ..python.names import dotted, last_name
+from .registry import check
+
+CUDA_TRIGGERS = ("version.cuda", "torch.version")
+_PARSERS = frozenset({"float", "int", "len", "list", "tuple", "Version", "parse", "parse_version", "LooseVersion",
+                      "StrictVersion"})
+_REGEX_ARGUMENT = {"match": 1, "fullmatch": 1, "search": 1, "findall": 1, "finditer": 1, "split": 1, "sub": 2}
+_ORDERED = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+
+
+@check("HG301", lambda settings: CUDA_TRIGGERS, language=PYTHON)
+def cuda_version_used_as_string(file: PythonFile) -> Iterator[Finding]:
+    """`torch.version.cuda` used where None raises (`.split()`, `float()`, `Version()`, `<`), reachable on ROCm."""
+    for use in version_uses(file, CUDA):
+        raising = _raising(file, use)
+        if raising is None:
+            continue
+        site, error, what = raising
+        if not file.flow.reachable(site) or _caught(file, site, error):
+            continue
+        name = f"`{file.shown(use)}`" + ("" if _spells_it(use) else " (`torch.version.cuda`)")
+        message = (f"{name} is None on ROCm, where {what} raises {error}: check `torch.version.cuda is not None` "
+                   f"(or `torch.version.hip`) first")
+        yield Finding("HG301", message, *file.span(site))
+
+
+def _raising(file: PythonFile, use: ast.expr) -> tuple[ast.expr, str, str] | None:
+    """(the expression that fails, the exception, what it does) when None at `use` raises."""
+    parent = file.source.parents.get(id(use))
+    if isinstance(parent, ast.Attribute) and not parent.attr.startswith("__"):
+        return parent, "AttributeError", f"`.{parent.attr}`"
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return parent, "TypeError", "indexing it"
+    if isinstance(parent, ast.Call) and any(argument is use for argument in parent.args):
+        position = next(number for number, argument in enumerate(parent.args) if argument is use)
+        name = last_name(parent.func)
+        regex = (dotted(parent.func) or ())[:1] == ("re",) and _REGEX_ARGUMENT.get(name) == position
+        if (position == 0 and name in _PARSERS) or regex:
+            return parent, "TypeError", f"`{name}()`"
+    if isinstance(parent, ast.Compare):
+        sides = [parent.left, *parent.comparators]
+        index = next(number for number, side in enumerate(sides) if side is use)
+        around = parent.ops[max(index - 1, 0) : index + 1]
+        if any(isinstance(op, _ORDERED) for op in around):
+            return parent, "TypeError", "an ordered comparison"
+        if index > 0 and isinstance(parent.ops[index - 1], (ast.In, ast.NotIn)):
+            return parent, "TypeError", "`in`"
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+        return parent, "TypeError", "`+`"
+    return None
+
+
+def _caught(file: PythonFile, node: ast.expr, error: str) -> bool:
+    """Whether a `try` around `node` in its function catches `error` (or Exception, or everything)."""
+    parents = file.source.parents
+    child, parent = node, parents.get(id(node))
+    while parent is not None and not isinstance(parent, _FUNCTIONS):
+        if isinstance(parent, ast.Try) or type(parent).__name__ == "TryStar":
+            if any(child is statement for statement in parent.body) and any(
+                    _catches(handler, error) for handler in parent.handlers):
+                return True
+        child, parent = parent, parents.get(id(parent))
+    return False
+
+
+def _catches(handler: ast.ExceptHandler, error: str) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(last_name(kind) in (error, "Exception", "BaseException") for kind in kinds)
+
+
+@check("HG302", lambda settings: CUDA_TRIGGERS, language=PYTHON)
+def implicit_rocm_exclusion(file: PythonFile) -> Iterator[Finding]:
+    """A CUDA version test that is false on ROCm without naming ROCm: the Python HG101."""
+    seen: set[int] = set()
+    for root in _conditions(file):
+        for test in _version_tests(file, root):
+            chain = _and_chain(file, test)
+            if id(chain) in seen:
+                continue
+            seen.add(id(chain))
+            flow = file.flow
+            if flow.truth(chain) is not False or not flow.reachable(chain) or flow.names_platform(root):
+                continue
+            if not _decisive(file, chain, root):
+                continue
+            message = (f"`{file.shown(chain)}` is false on ROCm, where `torch.version.cuda` is None: this "
+                       "CUDA version test turns the branch off on ROCm without saying so")
+            edits = rocm_exclusion(file, chain)
+            fix = Fix(SAFE, "Exclude ROCm explicitly (`and torch.version.hip is None`); "
+                            "CUDA and ROCm keep their values", edits) if edits else None
+            yield Finding("HG302", message, *file.span(chain), fix)
+
+
+def _conditions(file: PythonFile) -> Iterator[ast.expr]:
+    """Tests of `if`, `while`, `assert` and conditional expressions, and boolean expressions
+    assigned to a flag or returned by a function."""
+    for node in file.nodes(ast.If, ast.While, ast.Assert, ast.IfExp):
+        yield node.test
+    for node in file.nodes(ast.Assign, ast.AnnAssign, ast.Return):
+        if isinstance(node.value, (ast.BoolOp, ast.Compare)) or (
+                isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not)):
+            yield node.value
+
+
+def _version_tests(file: PythonFile, root: ast.expr) -> Iterator[ast.expr]:
+    """Comparisons of a CUDA version (`Version(torch.version.cuda) >= ...`, `torch.version.cuda
+    == "11.8"`) and `.startswith()` tests of it in `root`; not `is None` tests, which test the
+    platform."""
+    cuda = is_version(CUDA)
+    for node in ast.walk(root):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+                continue
+            if any(isinstance(side, ast.Constant) and side.value is None for side in sides):
+                continue
+            if any(derives(file, side, cuda) is not None for side in sides):
+                yield node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "startswith", "endswith") and derives(file, node.func.value, cuda, strings_only=True) is not None:
+            yield node
+
+
+def _and_chain(file: PythonFile, test: ast.expr) -> ast.expr:
+    """The `and` expression a test is an operand of (the test itself when it is none)."""
+    parents = file.source.parents
+    node = test
+    while isinstance(parents.get(id(node)), ast.BoolOp) and isinstance(parents[id(node)].op, ast.And):
+        node = parents[id(node)]
+    return node
+
+
+def _decisive(file: PythonFile, node: ast.expr, root: ast.expr) -> bool:
+    """Whether the condition's value can follow `node`'s on ROCm: no `and` with an operand false
+    there, no `or` with one true there, between `node` and the condition's root."""
+    parents = file.source.parents
+    while node is not root:
+        parent = parents.get(id(node))
+        if parent is None:
+            return True
+        if isinstance(parent, ast.BoolOp):
+            absorbing = isinstance(parent.op, ast.Or)
+            if any(other is not node and file.flow.truth(other) is absorbing for other in parent.values):
+                return False
+        node = parent
+    return True
+
+
+@check("HG305", lambda settings: (*CUDA_TRIGGERS, "version.hip"), language=PYTHON)
+def version_strings_compared_as_strings(file: PythonFile) -> Iterator[Finding]:
+    """`torch.version.cuda`/`torch.version.hip` ordered against strings, character by character."""
+    for compare in file.nodes(ast.Compare):
+        sides = [compare.left, *compare.comparators]
+        for number, op in enumerate(compare.ops):
+            if not isinstance(op, _ORDERED):
+                continue
+            left, right = sides[number : number + 2]
+            names = _version_string(file, left), _version_string(file, right)
+            which, other = (names[0], right) if names[0] else (names[1], left)
+            if which and (string_constant(other) or all(names)):
+                message = (f"`{file.shown(compare)}` compares {which} as a string, character by character "
+                           '("6.10" < "6.2", "11.10" < "11.8"): compare `packaging.version.Version` objects '
+                           "or tuples of integers")
+                yield Finding("HG305", message, *file.span(compare))
+                break
+
+
+def _version_string(file: PythonFile, node: ast.expr) -> str:
+    """"torch.version.cuda" or "torch.version.hip" when `node` is (a piece of) that string, else ""."""
+    for which in (CUDA, HIP):
+        if derives(file, node, is_version(which), strings_only=True) is not None:
+            return f"torch.version.{which}"
+    return ""
+
+
+
+def _spells_it(node: ast.expr) -> bool:
+    """Whether the expression spells `torch.version.cuda` out (else: an alias or an import of it)."""
+    return isinstance(node, ast.Attribute) and (dotted(node) or ())[-2:] == ("version", "cuda")

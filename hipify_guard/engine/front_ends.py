@@ -1,0 +1,46 @@
+"""The front ends the engine dispatches to, by the file's language (core.languages): how a file
+is analysed, which rule's findings mean "never rewrite it", how a rewrite is proven, and whether
+removing a suppression comment leaves the code the same."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..core.findings import Edit, Expectation
+from ..core.languages import CPP, PYTHON
+from ..fix import python_verify, verify
+from ..fix.comment_removal import same_code
+from ..model.analysis import FileAnalysis
+from ..model.python_analysis import PythonFile
+from ..model.settings import Settings
+
+Analysis = FileAnalysis | PythonFile
+
+
+@dataclass(frozen=True, slots=True)
+class FrontEnd:
+    """What the engine needs to know about one language."""
+
+    analyse: Callable[[str, bytes, Settings], Analysis]
+    # Raises verify.VerificationError unless the new bytes are the old ones with exactly the promised changes.
+    verify: Callable[[Analysis, bytes, Sequence[Edit], Sequence[Expectation]], None]
+    unreadable: str  # the rule whose findings mean the file is never rewritten
+    same_code: Callable[[Analysis, bytes, Sequence[Edit]], bool]  # after a comment edit
+
+
+def _cpp_same_code(file: FileAnalysis, new: bytes, edits: Sequence[Edit]) -> bool:
+    """C/C++: no edit inside a directive's condition (the engine proves conditions, not comments
+    in them), and the same tokens on the same logical lines."""
+    inside = any(d.argument[0] < e.end and e.start < d.argument[1] for d in file.scan.directives for e in edits)
+    return not inside and same_code(file.data, new)
+
+
+def _python_same_code(file: PythonFile, new: bytes, edits: Sequence[Edit]) -> bool:
+    return python_verify.same_tree(file.data, new)
+
+
+FRONT_ENDS = {
+    CPP: FrontEnd(FileAnalysis, verify.verify, "HG901", _cpp_same_code),
+    PYTHON: FrontEnd(PythonFile, python_verify.verify, "HG904", _python_same_code),
+}

@@ -1,0 +1,308 @@
+"""Where ROCm (or CUDA) can reach Python code (spec §12): the value of platform tests on that
+platform, and the statements and operands a run there never reaches.
+
+A test is three-valued on a platform: true, false, or unknown (None). Code is unreachable on ROCm
+under a test false there (`if torch.version.cuda:`, the `else` of `if torch.version.hip:`, the
+right of `torch.version.cuda is not None and ...`, a branch of `x if IS_ROCM else y`), after an
+early exit under a test true there (`if torch.version.hip: return`, `raise`, `continue`,
+`break`, `sys.exit()`, `pytest.skip()`), after an `assert` false there, in tests skipped there
+(`@pytest.mark.skipif(torch.version.hip is not None, ...)`, `@skipIfRocm`, `pytestmark = ...`),
+and in a module-level function that the file calls only from such code. On ROCm a comparison of
+the device capability is decided when every AMD GPU gives it the same value
+(`python_capability`: all report a major of 9 or more), and `torch.distributed` has no MPI or
+UCC. Names resolve through imports and one level of aliases (`symbols`); the project's flags are
+`platforms`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..python.names import dotted, last_name
+from ..python.source import PythonSource
+from .python_capability import comparison_on_amd
+from .python_platform import CALL, ROCM_SKIP_DECORATORS, PythonPlatforms
+from .python_symbols import Symbols
+
+Value = tuple[bool | None, bool | None]  # (truth on the platform, whether it is None there); None: unknown
+UNKNOWN: Value = (None, None)
+VERSION_CUDA = ("torch", "version", "cuda")
+VERSION_HIP = ("torch", "version", "hip")
+_STRING, _NONE, _TRUE, _FALSE = (True, False), (False, True), (True, False), (False, False)
+_GPU = ("torch", "cuda", "is_available", CALL)
+_FIXED = {  # what the platform decides, by dotted name (rocm=True: ROCm, rocm=False: CUDA)
+    True: {VERSION_CUDA: _NONE, VERSION_HIP: _STRING, _GPU: _TRUE,
+           ("torch", "distributed", "is_mpi_available", CALL): _FALSE,
+           ("torch", "distributed", "is_ucc_available", CALL): _FALSE},
+    False: {VERSION_CUDA: _STRING, VERSION_HIP: _NONE, _GPU: _TRUE},
+}
+_EXITS = {("sys", "exit"), ("exit",), ("quit",), ("os", "_exit"), ("pytest", "skip"), ("pytest", "fail"),
+          ("pytest", "exit"), ("pytest", "xfail"), ("self", "skipTest")}
+_MAX_DEPTH = 64  # nested tests deeper than this are unknown (no recursion limit for odd code)
+
+
+class PlatformFlow:
+    """What one platform (ROCm, or with `rocm=False` CUDA) reaches in one parsed file."""
+
+    def __init__(self, source: PythonSource, symbols: Symbols, platforms: PythonPlatforms, rocm: bool = True) -> None:
+        self.parents = source.parents
+        self.source = source
+        self.symbols = symbols
+        self.platforms = platforms
+        self.rocm = rocm
+        self._fixed = _FIXED[rocm]
+        self._dead: set[int] = set()
+        self._values: dict[int, Value] = {}
+        if source.tree is not None:
+            self._module(source.tree)
+
+    def reachable(self, node: ast.AST) -> bool:
+        """Whether a run on the platform can reach `node` (no enclosing statement or operand it cannot)."""
+        while node is not None:
+            if id(node) in self._dead:
+                return False
+            node = self.parents.get(id(node))
+        return True
+
+    # -- values on the platform ----------------------------------------------------------------
+
+    def truth(self, node: ast.expr) -> bool | None:
+        """The truth of `node` on the platform: True, False, or None when it depends on more than that."""
+        return self.value(node)[0]
+
+    def value(self, node: ast.expr) -> Value:
+        """(truth, is None) of `node` on the platform."""
+        known = self._values.get(id(node))
+        if known is None:
+            known = self._values[id(node)] = self._value(node, 0, aliases=True)
+        return known
+
+    def _value(self, node: ast.expr, depth: int, aliases: bool) -> Value:
+        """`aliases`: whether a name may still be read through its alias (one level in all)."""
+        if depth > _MAX_DEPTH:
+            return UNKNOWN
+        inner = depth + 1
+        if isinstance(node, ast.Constant):
+            return bool(node.value), node.value is None
+        if isinstance(node, ast.BoolOp):
+            truths = [self._value(operand, inner, aliases)[0] for operand in node.values]
+            decisive = isinstance(node.op, ast.Or)  # `or` is true once one operand is, `and` false
+            if decisive in truths:
+                return decisive, (False if decisive else None)
+            return (not decisive, None) if all(t is not None for t in truths) else UNKNOWN
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            truth = self._value(node.operand, inner, aliases)[0]
+            return (None if truth is None else not truth), False
+        if isinstance(node, ast.Compare):
+            truth = _all(self._comparison(left, op, right, inner, aliases)
+                         for left, op, right in zip([node.left, *node.comparators], node.ops, node.comparators))
+            if truth is None and self.rocm:
+                on_gpus = comparison_on_amd(self.symbols, node, helpers=True)
+                truth = on_gpus[0] if on_gpus and len(set(on_gpus)) == 1 else None
+            return truth, False
+        if isinstance(node, ast.IfExp):
+            test = self._value(node.test, inner, aliases)[0]
+            branches = [self._value(b, inner, aliases) for b, wanted in ((node.body, True), (node.orelse, False))
+                        if test is None or test is wanted]
+            return branches[0] if len(branches) == 1 or branches[0] == branches[1] else UNKNOWN
+        if isinstance(node, ast.NamedExpr):
+            return self._value(node.value, inner, aliases)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and node.args:
+            return self._value(node.args[0], inner, aliases)[0], False
+        return self._named(node, inner, aliases)
+
+    def _named(self, node: ast.expr, depth: int, aliases: bool) -> Value:
+        """Names, attributes and calls: torch's version strings, the flags, and aliases of tests."""
+        names = self.symbols.names(node, aliases)
+        if names in self._fixed:
+            return self._fixed[names]
+        flag = self.flag(node, names)
+        if flag is not None:
+            return flag == self.rocm, False
+        alias = self.symbols.value(node) if aliases else None
+        return self._value(alias, depth, aliases=False) if alias is not None else UNKNOWN
+
+    def flag(self, node: ast.expr, names: tuple[str, ...] | None) -> bool | None:
+        """True/False when `node` is a ROCm/CUDA flag of the project (as resolved or as spelled), else None."""
+        found = self.platforms.flag(names) if names else None
+        if found is None:
+            spelled = _spelled(node)
+            found = self.platforms.flag(spelled) if spelled else None
+        return found
+
+    def _comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, depth: int, aliases: bool) -> bool | None:
+        """One `left op right` on the platform, where None-ness decides it (`torch.version.cuda is not None`,
+        `torch.version.cuda == "11.8"`, `torch.version.cuda in ("11.8", "12.1")`)."""
+        is_none = [self._value(side, depth, aliases)[1] for side in (left, right)]
+        if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            if None in is_none:
+                return None
+            same = is_none[0] == is_none[1] if True in is_none else None
+            return None if same is None else same == isinstance(op, (ast.Is, ast.Eq))
+        if isinstance(op, (ast.In, ast.NotIn)) and is_none[0] and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            if all(isinstance(item, ast.Constant) and item.value is not None for item in right.elts):
+                return isinstance(op, ast.NotIn)
+        return None
+
+    def names_platform(self, node: ast.expr) -> bool:
+        """Whether the expression tests the platform by name: `torch.version.hip` or a flag of
+        the project (directly or through one alias)."""
+        for item in ast.walk(node):
+            if isinstance(item, (ast.Name, ast.Attribute, ast.Call)):
+                names = self.symbols.names(item)
+                if names == VERSION_HIP or self.flag(item, names) is not None:
+                    return True
+                alias = self.symbols.value(item) if isinstance(item, ast.Name) else None
+                if alias is not None and any(self.symbols.names(inner, aliases=False) == VERSION_HIP
+                                             for inner in ast.walk(alias)):
+                    return True
+        return False
+
+    # -- reachability ---------------------------------------------------------------------------
+
+    def _module(self, tree: ast.Module) -> None:
+        if any(self._skip_mark(statement) for statement in tree.body):
+            self._dead.add(id(tree))
+            return
+        self._block(tree.body, True)
+        self._expressions()
+        self._helpers(tree)
+
+    def _expressions(self) -> None:
+        """Operands of `and`/`or`, branches of conditional expressions and comprehension items
+        that the platform never evaluates."""
+        for node in self.source.nodes(ast.BoolOp):
+            self._operands(node)
+        for node in self.source.nodes(ast.IfExp):
+            test = self.truth(node.test)
+            for branch, wanted in ((node.body, True), (node.orelse, False)):
+                if test is (not wanted):
+                    self._dead.add(id(branch))
+        for kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            for node in self.source.nodes(kind):
+                if any(self.truth(test) is False for generator in node.generators for test in generator.ifs):
+                    items = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)
+                    self._dead.update(map(id, items))
+
+    def _helpers(self, tree: ast.Module, rounds: int = 3) -> None:
+        """Module-level functions that the file refers to, but only from code the platform never
+        reaches (`if not is_rocm(): check_cuda()`), are unreachable too (a few rounds: helpers of helpers)."""
+        functions: dict[str, ast.AST] = {}
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions[node.name] = node if node.name not in functions else None  # defined twice: unknown
+        references: dict[str, list[ast.Name]] = {}
+        for node in self.source.nodes(ast.Name) if functions else ():
+            if functions.get(node.id) is not None:
+                references.setdefault(node.id, []).append(node)
+        for _ in range(rounds):
+            dead = [function for name, function in functions.items() if function is not None
+                    and id(function) not in self._dead and references.get(name)
+                    and not any(self.reachable(use) for use in references[name])]
+            if not dead:
+                return
+            self._dead.update(map(id, dead))
+
+    def _operands(self, node: ast.BoolOp) -> None:
+        """The operands after one that decides the `and` (false) or the `or` (true) on the platform."""
+        stop = isinstance(node.op, ast.Or)
+        for number, operand in enumerate(node.values[:-1]):
+            if self.truth(operand) is stop:
+                self._dead.update(id(later) for later in node.values[number + 1 :])
+                return
+
+    def _block(self, statements: list[ast.stmt], live: bool) -> bool:
+        """Mark what the platform cannot reach in a statement list; whether it can run past its end."""
+        for statement in statements:
+            if not live:
+                self._dead.add(id(statement))
+                continue
+            live = self._statement(statement)
+        return live
+
+    def _statement(self, node: ast.stmt) -> bool:
+        """Visit a reachable statement; whether the platform can run on after it."""
+        if isinstance(node, ast.If):
+            test = self.truth(node.test)
+            return self._block(node.body, test is not False) | self._block(node.orelse, test is not True)
+        if isinstance(node, ast.While):
+            test = self.truth(node.test)
+            self._block(node.body, test is not False)
+            self._block(node.orelse, test is not True)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self._block(node.body, True)
+            self._block(node.orelse, True)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self._block(node.body, True)  # (a context manager may swallow what ends its body)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            return self._try(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            skipped = any(self._skips(decorator) for decorator in node.decorator_list)
+            if skipped:
+                self._dead.add(id(node))
+            else:
+                self._block(node.body, True)
+        elif isinstance(node, ast.Match):
+            for case in node.cases:
+                self._block(case.body, True)
+        elif isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+            return False
+        elif isinstance(node, ast.Assert):
+            return self.truth(node.test) is not False
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            return _spelled(node.value.func) not in _EXITS
+        return True
+
+    def _try(self, node: ast.Try) -> bool:
+        body = self._block(node.body, True)
+        orelse = self._block(node.orelse, body)
+        handlers = [self._block(handler.body, True) for handler in node.handlers]
+        final = self._block(node.finalbody, True)
+        return (orelse or any(handlers)) and final
+
+    def _skips(self, decorator: ast.expr) -> bool:
+        """Whether a decorator skips the test on the platform (`skipif(T)` with T true there,
+        `skipUnless(T)` with T false, an unconditional skip, on ROCm `@skipIfRocm`)."""
+        if isinstance(decorator, ast.Call):
+            name = last_name(decorator.func)
+            test = decorator.args[0] if decorator.args else None
+            if isinstance(test, ast.Constant) and isinstance(test.value, str):
+                return False  # pytest evaluates a string condition itself
+            if name in ("skipif", "skipIf") and test is not None:
+                return self.truth(test) is True
+            if name == "skipUnless" and test is not None:
+                return self.truth(test) is False
+            decorator = decorator.func
+        spelled = dotted(decorator) or ("",)
+        unconditional = spelled[-2:] in (("mark", "skip"), ("unittest", "skip"))
+        return unconditional or (self.rocm and spelled[-1] in ROCM_SKIP_DECORATORS)
+
+    def _skip_mark(self, statement: ast.stmt) -> bool:
+        """`pytestmark = pytest.mark.skipif(T, ...)` (or a list of marks) with T true on the platform."""
+        if not (isinstance(statement, ast.Assign)
+                and any(isinstance(target, ast.Name) and target.id == "pytestmark" for target in statement.targets)):
+            return False
+        value = statement.value
+        marks = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+        return any(isinstance(mark, ast.Call) and self._skips(mark) for mark in marks)
+
+
+def _spelled(node: ast.expr) -> tuple[str, ...] | None:
+    """The dotted name as written (`current_platform.is_rocm()` -> (..., "is_rocm", CALL))."""
+    if isinstance(node, ast.Call):
+        if node.args or node.keywords:
+            return None
+        base = dotted(node.func)
+        return None if base is None else (*base, CALL)
+    return dotted(node)
+
+
+def _all(truths) -> bool | None:  # noqa: ANN001 - an iterable of truths
+    """Three-valued `and` of a comparison chain's links."""
+    result: bool | None = True
+    for truth in truths:
+        if truth is False:
+            return False
+        if truth is None:
+            result = None
+    return result

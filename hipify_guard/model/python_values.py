@@ -1,0 +1,100 @@
+"""The values the HG3xx rules look for in Python code: torch's version strings, the device
+capability, cuDNN's version, and the expressions computed from them
+(`tuple(map(int, torch.version.cuda.split(".")))`, `major * 10 + minor`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from ..python.names import last_name, string_value
+from .python_analysis import PythonFile
+from .python_flow import VERSION_CUDA, VERSION_HIP
+from .python_platform import CALL
+
+CUDA, HIP = "cuda", "hip"
+# Calls that turn a version string (or a capability) into another value of it.
+_CONVERTERS = frozenset({"int", "float", "str", "tuple", "list", "map", "sum", "round", "abs", "Version", "parse",
+                         "parse_version", "LooseVersion", "StrictVersion"})
+_STRING_CONVERTERS = frozenset({"str"})
+_STRING_METHODS = frozenset({"split", "rsplit", "replace", "strip", "lstrip", "rstrip", "partition", "rpartition",
+                             "lower", "upper", "removeprefix", "removesuffix"})
+
+
+def version_uses(file: PythonFile, which: str) -> list[ast.expr]:
+    """Every expression that reads `torch.version.<which>` ("cuda" or "hip"): spelled out,
+    imported (`from torch.version import cuda`), aliased once (`v = torch.version.cuda`) or
+    through `getattr(torch.version, "cuda", None)`."""
+    target = VERSION_CUDA if which == CUDA else VERSION_HIP
+    aliases = file.symbols.aliases_of(which)
+    candidates = [n for n in file.nodes(ast.Attribute) if n.attr == which and isinstance(n.ctx, ast.Load)]
+    candidates += [n for n in file.nodes(ast.Name) if n.id in aliases and isinstance(n.ctx, ast.Load)]
+    candidates += [n for n in file.nodes(ast.Call) if isinstance(n.func, ast.Name) and n.func.id == "getattr"]
+    return [n for n in candidates if file.symbols.names(n) == target]
+
+
+def is_version(which: str) -> Callable[[tuple[str, ...]], bool]:
+    """A test of dotted names: torch.version.<which>."""
+    target = VERSION_CUDA if which == CUDA else VERSION_HIP
+    return lambda names: names == target
+
+
+def is_cudnn_version(names: tuple[str, ...]) -> bool:
+    """`torch.backends.cudnn.version()` (MIOpen's version on ROCm)."""
+    return names[-3:] == ("cudnn", "version", CALL)
+
+
+def derives(file: PythonFile, node: ast.expr, test: Callable[[tuple[str, ...]], bool],
+            strings_only: bool = False) -> ast.expr | None:
+    """The part of `node` whose dotted name passes `test`, reached through what computes a value
+    from it: items, attributes, arithmetic, tuples, f-strings, conversions (`int`, `float`,
+    `Version`, `parse`, ...) and string methods (`.split(".")`); with `strings_only`, only through
+    what keeps it a string (slices, `str()`, string methods). None when there is none."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            names = file.symbols.names(item)
+            if names and test(names):
+                return item
+        stack.extend(_operands(item, strings_only))
+    return None
+
+
+def _operands(node: ast.AST, strings_only: bool) -> list[ast.AST]:
+    if isinstance(node, ast.Subscript):
+        return [node.value]
+    if isinstance(node, ast.Call):
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if method in _STRING_METHODS:
+            return [node.func.value]
+        return list(node.args) if last_name(node.func) in (_STRING_CONVERTERS if strings_only else _CONVERTERS) else []
+    if strings_only:
+        return []
+    if isinstance(node, ast.Attribute):
+        return [node.value]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return list(node.elts)
+    if isinstance(node, ast.JoinedStr):
+        return [part.value for part in node.values if isinstance(part, ast.FormattedValue)]
+    return []
+
+
+def constant_number(node: ast.expr) -> bool:
+    """An integer or float literal, a tuple of them, or a tuple/list/set of those (`in` tests)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(constant_number(item) for item in node.elts)
+    return False
+
+
+def string_constant(node: ast.expr) -> bool:
+    """A plain string literal."""
+    return string_value(node) is not None

@@ -1,0 +1,5 @@
+# -*- coding: ascii -*-
+import torch
+
+x = "é"  # expect: HG904
+y = torch.version.cuda

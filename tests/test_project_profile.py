@@ -205,3 +205,34 @@ def test_pytorchs_hipify_covers_the_folder_of_the_setup_py_that_uses_it(tmp_path
     assert found["bindings/csrc/ext.cu"]["code"] == "HG101"  # an extension's build leaves TORCH_HIP_VERSION undefined
     assert found["lib/core.cu"]["code"] == "HG103"  # native HIP: false; PyTorch's hipify: depends on the build
     assert "#   bindings/  (bindings/setup.py:1:" in run_cli("init", "--stdout", cwd=root).stdout
+
+
+def test_a_backend_selector_whose_arm_includes_hip_headers(tmp_path: Path) -> None:
+    """vkFFT: `#elif(VKFFT_BACKEND==2)` includes HIP's headers, so ROCm builds select 2 and the
+    CUDA backend's arm (1) is never reached there; `__global__` in a string is no device code."""
+    selector = ("#if(BACKEND==1)\n#include <cuda.h>\n#elif(BACKEND==2)\n#include <hip/hip_runtime.h>\n#endif\n"
+                "#if(BACKEND==1)\n#if (CUDA_VERSION >= 11030)\ncuda_graphs();\n#endif\n#endif\n"
+                'const char* k = "extern \\"C\\" __global__ void f()";\n')
+    root = _project(tmp_path, {"vkfft/vkFFT.h": selector,
+                               "other/plain.h": selector.replace("#include <hip/hip_runtime.h>\n", "")})
+    assert _found(root) == [("other/plain.h", 6, "HG101")]  # (one line shorter)
+    explained = run_cli("files", "vkfft/vkFFT.h", cwd=root).stdout
+    assert "BACKEND: 2 on ROCm (the arm of line 3 selects HIP: it includes HIP's headers)" in explained
+    assert "__HIPCC__" not in explained
+
+
+def test_macros_an_included_header_derives_from_the_platform(tmp_path: Path) -> None:
+    """RAJA's `RAJA_CUDA_ACTIVE` (config.hpp.in, under `defined(__CUDACC__)`), mscclpp's
+    `MSCCLPP_DEVICE_HIP` (under `defined(__HIP_PLATFORM_AMD__)`, included with <...>), Kokkos'
+    header found by its name alone: ROCm's outcome is explicit through them."""
+    root = _project(tmp_path, {
+        "include/lib/config.hpp.in": "#cmakedefine LIB_ENABLE_CUDA\n"
+                                     "#if defined(LIB_ENABLE_CUDA) && defined(__CUDACC__)\n#define LIB_CUDA_ACTIVE\n#endif\n",
+        "include/lib/device.hpp": "#if defined(__HIP_PLATFORM_AMD__)\n#define LIB_DEVICE_HIP\n#endif\n",
+        "core/src/Lib_Macros.hpp": "#if defined(__NVCC__)\n#define LIB_COMPILER_NVCC\n#endif\n",
+        "src/intrinsics.hpp": '#include "lib/config.hpp"\n#if defined(LIB_CUDA_ACTIVE)\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n',
+        "src/gpu.hpp": "#include <lib/device.hpp>\n#if !defined(LIB_DEVICE_HIP)\n#if CUDART_VERSION < 12030\n#endif\n#endif\n",
+        "src/strings.cpp": "#include <Lib_Macros.hpp>\n#if !defined(LIB_COMPILER_NVCC) || __CUDACC_VER_MAJOR__ >= 11\n#endif\n",
+        "src/unknown.hpp": "#if defined(LIB_CUDA_ACTIVE)\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n",
+    })
+    assert _found(root) == [("src/unknown.hpp", 2, "HG101")]

@@ -13,7 +13,7 @@ from functools import cached_property
 from ..core.languages import CPP
 from ..core.source import LineIndex
 from ..cpp.groups import Arm, GroupTree
-from ..cpp.nodes import Defined, Identifier, Node, Unary, walk
+from ..cpp.nodes import Defined, Node, Unary
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive, Scan, scan
 from .local_macros import FREE, LocalMacros, fixed_by
@@ -80,16 +80,16 @@ class FileAnalysis:
 
     @cached_property
     def free_names(self) -> frozenset[str]:
-        """Names that a CUDA version guard reads as values, or that the conditions around it
-        test, and that neither this file nor the models define: a project header it includes
-        may define them (a threshold, spec §11.3; a macro it defines only for CUDA builds)."""
+        """Names that a CUDA version guard, or the conditions around it, test, and that neither
+        this file nor the models define: a project header it includes may define them (a
+        threshold, spec §11.3; a macro it defines only for CUDA builds, Kokkos' KOKKOS_COMPILER_NVCC)."""
         cuda = self.settings.macros.cuda_version_macros
         fixed = frozenset().union(*(model.fixed for model in self.rocm_models))
         found: set[str] = set()
         for arm in self.arms:
             condition = self.condition(arm).term
             if condition is not None and condition.names & cuda:
-                found |= {item.name for item in walk(condition.node) if isinstance(item, Identifier)}
+                found |= condition.names
                 found.update(*(item.names for item, _ in self.path(arm.conditional.parent)))
         return frozenset(found - cuda - fixed - self.local_macros.events.keys())
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
-from ..cpp.nodes import Binary, Defined, Identifier, Node, Paren, Unary, children
+from ..cpp.nodes import Binary, Defined, Identifier, Node, Number, Paren, Unary, children
 from .platform_names import CUDA, ROCM, build_macro, is_nvidia_compiler_macro
 from .platforms import UNDEFINED, Platform
 from .project_profile import ProjectProfile
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..core.source import LineIndex
     from ..cpp.groups import Arm, GroupTree
     from ..cpp.scanner import Scan
+    from .platforms import Term
     from .settings import Settings
 
 
@@ -60,6 +61,7 @@ class FileAnalysis(Protocol):
 Value = "int | str | None"
 _DEVICE_MARKERS = (b"__global__", b"<<<", b"__device__")
 _TORCH_HEADERS = (b"torch/", b"ATen/", b"c10/")
+_HIP_HEADERS = (b"hip/", b"hipblas", b"hipfft", b"rocblas", b"hiprand")
 HIP_MODEL, TORCH_MODEL = "hip", "torch-hipify"
 BUILTIN_MODELS = (HIP_MODEL, TORCH_MODEL)
 _DEVICE_EXTENSIONS = (".cu", ".hip")
@@ -175,11 +177,58 @@ def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: f
         judged = _by_name(name, uses, profile)
         if judged is not None:
             yield judged
+    yield from _selectors(file, known | uses.names & set(_fixed_names(file)))
     device = _device_code(file)
     if device:
         for name in COMPILER_DEFINED:
             if name not in known:
                 yield Judgement(name, 1, f"hipcc compiles this file: {device}")
+
+
+def _fixed_names(file: FileAnalysis) -> Iterator[str]:
+    """Names the file's own directives define (a selector the file sets is not chosen here)."""
+    for directive in file.scan.directives:
+        if directive.kind in ("define", "undef"):
+            name = file.data[directive.argument[0] : directive.argument[1]].split(b"(")[0].split()
+            if name:
+                yield name[0].decode("latin-1")
+
+
+def _selectors(file: FileAnalysis, known: set[str]) -> Iterator[Judgement]:
+    """A backend selector: `#if (X == 0) ... #elif (X == 1) ... #elif (X == 2)`, whose one arm that
+    includes HIP's headers holds in every ROCm build (vkFFT's VKFFT_BACKEND, which OpenMM's HIP
+    platform sets to 2 before including it)."""
+    chosen: dict[str, set[tuple[int, int]]] = {}
+    for directive in file.scan.directives:
+        header = file.data[directive.argument[0] : directive.argument[1]].lstrip(b'<"')
+        arm = file.tree.enclosing(directive.hash) if directive.kind == "include" and header.startswith(_HIP_HEADERS) else None
+        if arm is None or arm.directive.kind == "else":
+            continue
+        tests = [_selection(file.condition(member).term) for member in arm.conditional.arms if member.directive.kind != "else"]
+        names = {test[0] for test in tests if test is not None}
+        if None not in tests and len(tests) > 1 and len(names) == 1:
+            name, value = _selection(file.condition(arm).term)
+            chosen.setdefault(name, set()).add((value, file.lines.line_of(arm.directive.hash)))
+    for name, choices in sorted(chosen.items()):
+        values = {value for value, _ in choices}
+        if len(values) == 1 and name not in known:
+            line = min(line for _, line in choices)
+            yield Judgement(name, values.pop(), f"the arm of line {line} selects HIP: it includes HIP's headers")
+
+
+def _selection(condition: Term | None) -> tuple[str, int] | None:
+    """(X, c) for a condition `X == c` or `c == X` (in parentheses or not), else None."""
+    node = condition.node if condition is not None else None
+    while isinstance(node, Paren):
+        node = node.inner
+    if not isinstance(node, Binary) or node.op != "==":
+        return None
+    for name, value in ((node.left, node.right), (node.right, node.left)):
+        while isinstance(name, Paren):
+            name = name.inner
+        if isinstance(name, Identifier) and isinstance(value, Number):
+            return name.name, value.value
+    return None
 
 
 def _by_name(name: str, uses: _Uses, profile: ProjectProfile) -> Judgement | None:
@@ -317,7 +366,8 @@ def _device_code(file: FileAnalysis) -> str:
     for marker in _DEVICE_MARKERS:
         position = file.data.find(marker)
         while position != -1:
-            if not _inside(position, starts, directives) and not _in_comment(position, comment_starts, comments):
+            if not (_inside(position, starts, directives) or _in_comment(position, comment_starts, comments)
+                    or _in_string(file.data, position)):
                 return f"`{marker.decode()}` at line {file.lines.line_of(position)}"
             position = file.data.find(marker, position + len(marker))
     return ""
@@ -326,6 +376,13 @@ def _device_code(file: FileAnalysis) -> str:
 def _inside(offset: int, starts: list[int], directives) -> bool:  # noqa: ANN001 - a Directive tuple
     index = bisect.bisect_right(starts, offset) - 1
     return index >= 0 and directives[index].end >= offset
+
+
+def _in_string(data: bytes, offset: int) -> bool:
+    """Whether `offset` is inside a string literal on its line (an odd number of unescaped quotes
+    before it: vkFFT writes `"extern \"C\" __global__ ..."` kernels as text)."""
+    start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
+    return data[start:offset].replace(b"\\\\", b"").replace(b'\\"', b"").count(b'"') % 2 == 1
 
 
 def _in_comment(offset: int, starts: list[int], comments: tuple[tuple[int, int], ...]) -> bool:

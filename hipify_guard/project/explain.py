@@ -13,6 +13,7 @@ from ..model.platforms import UNDEFINED
 from .build_scope import cuda_only_codes
 from .job import Job
 from .runner import read
+from .workspace import with_header_facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,10 @@ def explain(job: Job) -> Judged:
     if loaded is None:
         messages = [message.message for message in (*report.errors, *report.notes)]
         return Judged(job.filename, rocm_rules, (), "", (), "; ".join(messages))
-    platforms = FileAnalysis(job.filename, loaded[0], job.settings).platforms
+    file = FileAnalysis(job.filename, loaded[0], job.settings)
+    if job.path != "-" and file.free_names:  # as a check run settles them: what its included headers say
+        file = FileAnalysis(job.filename, loaded[0], with_header_facts(job.settings, job.path, file.free_names))
+    platforms = file.platforms
     macros = tuple((judgement.name, _value(judgement.rocm), judgement.reason) for judgement in platforms.judgements)
     return Judged(job.filename, rocm_rules, tuple(model.title for model in platforms.rocm_models),
                   platforms.models_reason, macros)

@@ -15,6 +15,7 @@ compiles (`model.definitions`) are its shims.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ from ..model.settings import Settings
 
 MAX_HEADERS = 64
 _TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc", ".in", ".cmake")
+_NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
 
 
@@ -89,9 +92,32 @@ def _includes(path: str, root: str) -> tuple[str, ...]:
         found = next((candidate for folder in folders for template in _TEMPLATES
                       if os.path.isfile(candidate := os.path.realpath(os.path.join(folder, text + template)))
                       and (candidate + os.sep).startswith(os.path.join(root, ""))), None)
+        if found is None:  # an include folder of the build's (`-Icore/src`): the one project file of that name
+            found = _unique_header(root, text)
         if found is not None:
             headers.append(found)
     return tuple(headers)
+
+
+def _unique_header(root: str, name: str) -> str | None:
+    """The one header of the project whose path ends with `name` (`Kokkos_Core.hpp` in
+    `core/src/`, `RAJA/config.hpp` as `include/RAJA/config.hpp.in`), or None (none, or several)."""
+    wanted = name.replace(os.sep, "/").lstrip("./")
+    candidates = [path for template in _TEMPLATES for path in _headers_named(root).get(posixpath.basename(wanted + template), ())
+                  if path.replace(os.sep, "/").endswith("/" + wanted + template)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+@lru_cache(maxsize=16)
+def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
+    """The project's headers by file name (one walk per project and run, made when first asked)."""
+    found: dict[str, list[str]] = {}
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [name for name in subfolders if name not in _NOT_WALKED and not name.startswith(".")]
+        for file in files:
+            if file.endswith(_HEADER_SUFFIXES):
+                found.setdefault(file, []).append(os.path.realpath(os.path.join(folder, file)))
+    return {name: tuple(paths) for name, paths in found.items()}
 
 
 def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:

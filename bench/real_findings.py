@@ -47,7 +47,8 @@ def counts(findings: list[dict]) -> collections.Counter:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tool", default="hipify-guard")
+    beside = Path(sys.executable).with_name("hipify-guard")
+    parser.add_argument("--tool", default=str(beside) if beside.exists() else "hipify-guard")
     parser.add_argument("--trees", type=Path, default=HERE / "corpora" / "real")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", type=Path)

@@ -98,8 +98,10 @@ def test_touched_directives_by_bisection() -> None:
     assert _touched(directives, [Edit(len(data) - 1, len(data), b"")]) == {2}
 
 
+# (cuda_fp16.h tests __CUDACC_RTC__, which ROCm never defines: an explicit CUDA test, no finding;
+# a project macro in its place keeps the guard implicit and the sweep as large)
 FP16_GUARD = (b"#if (defined(__FORCE_INCLUDE_CUDA_FP16_HPP_FROM_FP16_H__) || \\\n"
-              b"    !(defined(__CUDACC_RTC__) && ((__CUDACC_VER_MAJOR__ > 12) || ((__CUDACC_VER_MAJOR__ == 12) && "
+              b"    !(defined(FP16_RTC_BUILD) && ((__CUDACC_VER_MAJOR__ > 12) || ((__CUDACC_VER_MAJOR__ == 12) && "
               b"(__CUDACC_VER_MINOR__ >= 3)))))\nx\n#endif\n")
 
 

@@ -121,13 +121,13 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
     policy = file.settings.policy
     rocm = file.settings.macros.rocm_macro
     if policy.kind == "auto":
-        return auto_fix(file, arm, fate.today)
+        return auto_fix(file, arm, "differs" if fate.partial else fate.today)  # (partial: other macros flip it)
     if policy.kind == "rocm-min" and policy.rocm_min is not None:
         version = ".".join(map(str, policy.rocm_min))
         number = rocm_version_number(policy.rocm_min)
         return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE,
                          message=f"Take this branch on ROCm {version} and newer only", rocm_min=number,
-                         rocm_false_today=fate.today == "false")
+                         rocm_false_today=fate.today == "false" and not fate.partial)
     form = {"exclude": EXCLUDE, "include": INCLUDE}.get(policy.kind)
     if form is None and not fate.alone:  # preserve, where other macros decide too: at the CUDA tests
         return test_fix(file, arm, fate, message=f"Make ROCm explicit at the CUDA version test with `defined({rocm})`")

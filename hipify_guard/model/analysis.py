@@ -86,11 +86,18 @@ class FileAnalysis:
         cuda = self.settings.macros.cuda_version_macros
         fixed = frozenset().union(*(model.fixed for model in self.rocm_models))
         found: set[str] = set()
+        around: set[int] = set()  # arms whose conditions (and earlier arms) enclose such a guard
         for arm in self.arms:
             condition = self.condition(arm).term
             if condition is not None and condition.names & cuda:
                 found |= condition.names
-                found.update(*(item.names for item, _ in self.path(arm.conditional.parent)))
+                enclosing = arm.conditional.parent
+                while enclosing is not None and id(enclosing) not in around:  # each arm marked once
+                    around.add(id(enclosing))
+                    for member in (*enclosing.earlier, enclosing):
+                        term = self.condition(member).term
+                        found |= term.names if term is not None else set()
+                    enclosing = enclosing.conditional.parent
         return frozenset(found - cuda - fixed - self.local_macros.events.keys())
 
     def seen_at(self, platform: Platform, offset: int | None) -> Platform:
@@ -169,24 +176,27 @@ class FileAnalysis:
 
     # -- reachability ---------------------------------------------------------------------------
 
-    def context(self, arm: Arm) -> list[Literal]:
-        """What must hold for the arm's own directive line to be evaluated."""
-        literals = self.path(arm.conditional.parent)
-        for earlier in arm.earlier:
+    def context(self, arm: Arm, nearest: int | None = None) -> list[Literal]:
+        """What must hold for the arm's own directive line to be evaluated (with `nearest`: only
+        what the nearest that many enclosing arms and earlier arms say, a part of it that costs
+        no more in a file that nests 10,000 deep)."""
+        literals = self.path(arm.conditional.parent, nearest=nearest)
+        for earlier in arm.earlier if nearest is None else arm.earlier[-nearest:]:
             known = self.condition(earlier).term
             if known is not None:
                 literals.append((known, False))
         return literals
 
-    def path(self, arm: Arm | None, stop: Arm | None = None) -> list[Literal]:
-        """What must hold for code inside `arm`'s group to be compiled (below `stop`, if given)."""
+    def path(self, arm: Arm | None, stop: Arm | None = None, nearest: int | None = None) -> list[Literal]:
+        """What must hold for code inside `arm`'s group to be compiled (below `stop`, if given;
+        from the `nearest` enclosing arms and their nearest earlier arms only, if given)."""
         chain: list[Arm] = []
-        while arm is not None and arm is not stop:
+        while arm is not None and arm is not stop and (nearest is None or len(chain) < nearest):
             chain.append(arm)
             arm = arm.conditional.parent
         literals: list[Literal] = []
         for member in reversed(chain):
-            for earlier in member.earlier:
+            for earlier in member.earlier if nearest is None else member.earlier[-nearest:]:
                 known = self.condition(earlier).term
                 if known is not None:
                     literals.append((known, False))

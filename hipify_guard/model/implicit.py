@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 _DECIDED = (Outcome.TRUE, Outcome.FALSE, Outcome.DEPENDS)
 _UNDECIDED = object()
+# What decides a guard is in the conditions nearest it: beyond these many enclosing and earlier
+# arms the path is left out (more configurations: never a finding less), so that a file that
+# nests 10,000 deep costs linear time.
+MAX_CONTEXT = 32
 _NOTHING_FIXED = Platform("none", "no platform", False)
 
 
@@ -116,7 +120,7 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
     if file.local_macros.chosen_where(condition.names, arm.directive.hash,
                                       lambda group: any(item.names & explicit for item, _ in file.path(group))):
         return None  # a threshold the file defines for ROCm (`#ifdef GGML_USE_HIP` / `#define N 0`)
-    context = file.context(arm)
+    context = file.context(arm, nearest=MAX_CONTEXT)
     verdicts: list[Verdict] = []
     decisive: dict[tuple[int, int], tuple[Node, set[bool | None]]] = {}
     local = file.seen_at(_NOTHING_FIXED, arm.directive.hash)
@@ -143,11 +147,12 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
 
 def _rocm_arm_follows(file: FileAnalysis, arm: Arm, explicit: frozenset[str]) -> bool:
     """Whether a later arm of the same conditional tests a ROCm macro: the chain hands ROCm to it."""
-    for later in arm.conditional.arms[arm.index + 1 :]:
-        condition = file.condition(later).term
-        if condition is not None and condition.names & explicit:
-            return True
-    return False
+    last = file.derived.setdefault(_rocm_arm_follows, {})  # conditional -> index of its last ROCm arm
+    key = id(arm.conditional)
+    if key not in last:
+        last[key] = max((later.index for later in arm.conditional.arms
+                         if (term := file.condition(later).term) is not None and term.names & explicit), default=-1)
+    return last[key] > arm.index
 
 
 def _as_before(seen: Platform, model: Platform, names: frozenset[str]) -> Platform:

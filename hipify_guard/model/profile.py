@@ -62,6 +62,9 @@ Value = "int | str | None"
 _DEVICE_MARKERS = (b"__global__", b"<<<", b"__device__")
 _TORCH_HEADERS = (b"torch/", b"ATen/", b"c10/")
 _HIP_HEADERS = (b"hip/", b"hipblas", b"hipfft", b"rocblas", b"hiprand")
+# HIP's own macros (`__HIP_ARCH_HAS_WARP_SHUFFLE__`, `__HIP_DEVICE_COMPILE__`, `__HIPCC_RTC__`):
+# HIP's headers and compilers define them, so a test of one is a test of ROCm.
+_HIP_OWN = ("__HIP",)
 HIP_MODEL, TORCH_MODEL = "hip", "torch-hipify"
 BUILTIN_MODELS = (HIP_MODEL, TORCH_MODEL)
 _DEVICE_EXTENSIONS = (".cu", ".hip")
@@ -97,7 +100,8 @@ def file_platforms(file: FileAnalysis) -> FilePlatforms:
     on_rocm = {j.name: j.rocm for j in judgements}
     rocm_side = frozenset(judgement.name for judgement in judgements if judgement.switch)
     macros = settings.macros
-    explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro} | rocm_side
+    hip_own = frozenset(name for name in _condition_names(file) if name.startswith(_HIP_OWN))
+    explicit = macros.rocm_macros | {macros.rocm_macro, macros.rocm_version_macro} | rocm_side | hip_own
     cuda_fixed = {name: UNDEFINED for name in rocm_side}
     models, why, extension = _models(file, profile)
     chosen = [model for model in settings.rocm_models if models is None or model.name.split("@")[0] in models
@@ -130,6 +134,15 @@ def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str]
     if profile.hipify == "native":
         return frozenset({HIP_MODEL}), "native HIP only: the project does not build through PyTorch's hipify", False
     return None, "", False
+
+
+def _condition_names(file: FileAnalysis) -> set[str]:
+    names: set[str] = set()
+    for arm in file.tree.arm_of.values():
+        condition = file.condition(arm).term if arm.directive.kind != "else" else None
+        if condition is not None:
+            names |= condition.names
+    return names
 
 
 def _torch_scope(filename: str, scopes: tuple[str, ...]) -> str:
@@ -275,44 +288,38 @@ class _Uses:
         return switch is not None and switch.side == ROCM
 
     def _collect(self) -> None:
+        """One pass over the conditionals, parents before children (the tree lists them so): each
+        arm's path state is its parent's and its own (a file nests 10,000 deep)."""
         file = self._file
-        conjuncts: dict[int, list[tuple[str, bool] | None]] = {}  # arm hash -> what each conjunct of its condition tests
+        # arm hash -> (CUDA-side switches the path plainly tests positively, whether it plainly tests a ROCm macro)
+        paths: dict[int, tuple[frozenset[str], bool]] = {}
         for conditional in file.tree.conditionals:
-            positive_before: list[tuple[str, int]] = []
+            parent = paths.get(conditional.parent.directive.hash, (frozenset(), False)) if conditional.parent else (
+                frozenset(), False)
+            pending: list[tuple[str, int]] = []  # positive names of earlier arms, not yet before a ROCm arm
             for arm in conditional.arms:
-                condition = file.condition(arm).term
+                condition = file.condition(arm).term if arm.directive.kind != "else" else None
                 if condition is None:
+                    paths[arm.directive.hash] = parent
                     continue
                 self.names |= condition.names
-                parts = [_tested(part) for part in _conjuncts(condition.node)]
-                conjuncts[arm.directive.hash] = parts
-                line = file.lines.line_of(arm.directive.hash)
+                tests = [test for part in _conjuncts(condition.node) if (test := _tested(part)) is not None]
+                switches = parent[0] | _cuda_side(name for name, positive in tests if positive)
+                rocm = parent[1] or any(self._is_rocm(name) for name, _ in tests)
+                paths[arm.directive.hash] = (switches, rocm)
+                if rocm and switches:  # `defined(USE_CUDA) && !defined(USE_ROCM)`, `#ifdef WITH_HIP` in `#ifdef WITH_CUDA`
+                    self.with_rocm |= switches
                 own_positive = set(_positive(condition.node))
                 if any(self._is_rocm(name) for name in own_positive):
-                    for name, at in positive_before:
+                    for name, at in pending:
                         self.before_rocm.setdefault(name, at)
-                positive_before += [(name, line) for name in own_positive]
-        for conditional in file.tree.conditionals:
-            for arm in conditional.arms:
-                parts = list(conjuncts.get(arm.directive.hash, ()))
-                enclosing = arm.conditional.parent
-                while enclosing is not None:
-                    parts += conjuncts.get(enclosing.directive.hash, ())
-                    enclosing = enclosing.conditional.parent
-                self._note_together(parts)
-
-    def _note_together(self, parts: list[tuple[str, bool] | None]) -> None:
-        """A CUDA-side switch that one conjunct of a path tests, and a ROCm macro that another
-        tests, coexist: `defined(USE_CUDA) && !defined(USE_ROCM)`, or `#ifdef WITH_HIP` inside
-        `#ifdef WITH_CUDA`. A conjunct that is no plain test (`defined(X_CUDA) || defined(X_HIP)`,
-        any GPU build) says nothing."""
-        tests = [part for part in parts if part is not None]
-        if any(self._is_rocm(name) for name, _ in tests):
-            self.with_rocm |= _cuda_side(name for name, positive in tests if positive)
+                    pending = []
+                line = file.lines.line_of(arm.directive.hash)
+                pending += [(name, line) for name in own_positive]
 
 
-def _cuda_side(names: Iterable[str]) -> set[str]:
-    return {name for name in names if (switch := build_macro(name)) and switch.side == CUDA}
+def _cuda_side(names: Iterable[str]) -> frozenset[str]:
+    return frozenset(name for name in names if (switch := build_macro(name)) and switch.side == CUDA)
 
 
 def _conjuncts(node: Node) -> Iterator[Node]:

@@ -155,10 +155,11 @@ def clean_command() -> None:
 
 
 def open_cache():
-    """The results cache of the project (unusable folders only cost speed: see `Cache.save`)."""
-    from ..project.cache import Cache, cache_folder
+    """The results cache of the project, authenticated with the user's key (unusable folders only
+    cost speed: see `Cache.save`)."""
+    from ..project.cache import Cache, cache_folder, user_key
 
-    return Cache(cache_folder())
+    return Cache(cache_folder(), user_key())
 
 
 def _write_baseline(path: str, reports: list[FileReport], output: OutputOptions) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.reading import NotAFile, read_file
@@ -12,7 +13,8 @@ from ..engine.lint import fix, rule_filter, run_rules, settle
 from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
 from .job import CHECK, DIFF, FIX, Job
-from .writer import ChangedOnDisk, atomic_write, remove_leftovers
+from .leftovers import remove_leftovers
+from .writer import ChangedOnDisk, atomic_write, not_rewritable
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -23,23 +25,44 @@ def run(job: Job) -> FileReport:
     loaded = read(job, report)
     if loaded is None:
         return report
-    data = loaded[0]
+    data, status = loaded
     new = process(job, data, report)
     if job.mode == FIX:
         remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
-    if job.mode == FIX and new != data:
-        try:
-            atomic_write(Path(job.path), new, data)
-        except ChangedOnDisk as error:
-            report.errors.append(ToolMessage(job.filename, str(error)))
-            report.fixed = 0
-        except FileNotFoundError:  # deleted by someone else during the run: nothing to keep
-            report.notes.append(ToolMessage(job.filename, "file disappeared before the fix could be written; skipped"))
-            report.fixed = 0
-        except OSError as error:
-            report.errors.append(ToolMessage(job.filename, f"cannot write file: {error.strerror or error}"))
-            report.fixed = 0
+    if new == data or job.mode == CHECK:
+        return report
+    refused = not_rewritable(status, job.fix_read_only)
+    if refused:
+        _unfixed(job, data, report, ToolMessage(job.filename, refused), report.notes)
+    elif job.mode == FIX:
+        write(job, new, data, report)
     return report
+
+
+def write(job: Job, new: bytes, data: bytes, report: FileReport) -> None:
+    """Write the fixed bytes; when that fails, the file is as it was and its findings remain."""
+    try:
+        lost = atomic_write(Path(job.path), new, data)
+    except ChangedOnDisk as error:
+        _unfixed(job, data, report, ToolMessage(job.filename, str(error)), report.errors)
+    except FileNotFoundError:  # deleted by someone else during the run: nothing to keep
+        report.notes.append(ToolMessage(job.filename, "file disappeared before the fix could be written; skipped"))
+        report.fixed = 0
+    except OSError as error:
+        message = f"cannot write the fix: {error.strerror or error}; the file is unchanged"
+        _unfixed(job, data, report, ToolMessage(job.filename, message), report.errors)
+    else:
+        if lost:
+            report.notes.append(ToolMessage(job.filename, f"fixed, but {lost}"))
+
+
+def _unfixed(job: Job, data: bytes, report: FileReport, why: ToolMessage, into: list[ToolMessage]) -> None:
+    """The file keeps `data`: its findings are those of `data` (not one of them fixed), and `why`
+    goes into `into` (the report's notes or errors)."""
+    original = FileReport(job.filename)
+    process(replace(job, mode=CHECK, near_misses_of=frozenset()), data, original)
+    report.diagnostics, report.fixed, report.diff = original.diagnostics, 0, ""
+    into.append(why)
 
 
 def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:

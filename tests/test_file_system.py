@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import fcntl
 import os
 import resource
 import shutil
@@ -211,3 +212,15 @@ def test_a_read_only_file_system_leaves_the_file_and_its_findings(tmp_path: Path
         result = fix(disk)
         _assert_unwritten(disk, result, "Read-only file system", {"a.cu": G})
         assert "Found 1 error (0 fixed, 1 remaining)." in result.stdout
+
+
+def test_a_file_another_program_holds_locked_is_left_alone(tmp_path: Path) -> None:
+    """A `flock` on the file itself (another hipify-guard swapping it, or a program that asks not
+    to be disturbed): the fix is not swapped in, and the file and its findings stay."""
+    (tmp_path / "a.cu").write_bytes(G)
+    with open(tmp_path / "a.cu", "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = fix(tmp_path)
+    assert_says(result, 2, "./a.cu: error: locked by another program; not rewritten (run again)",
+                "Found 1 error (0 fixed, 1 remaining).")
+    assert os.listdir(tmp_path) == ["a.cu"] and (tmp_path / "a.cu").read_bytes() == G

@@ -8,55 +8,29 @@ processes were reaped or not (a zombie's PID still answers `kill(pid, 0)`). The 
 group is killed, pool workers included, as a CI timeout or a closed terminal would.
 
 Where a kill lands is decided by progress, not by the clock: the runs are the real command line
-with one change, a gate in front of the fsync of each temporary file (`GATED`). The test hands
-out one token per file and hears when each one passes, so it knows how many files are written
-whatever the machine's load, and kills at a random moment of the few files after them.
+with one change, a gate in front of the fsync of each temporary file (`conftest.GatedFix`). The
+test hands out one token per file and hears when each one passes, so it knows how many files
+are written whatever the machine's load, and kills at a random moment of the few files after
+them.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import select
 import shutil
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import GATE_SUPPORTED, HANG, GatedFix, run_cli
 
 GUARD = b"#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000\nnew_api();\n#endif\n"
 FIXED_GUARD = GUARD.replace(b"11000", b"11000 && !defined(USE_ROCM)")
 LEGACY = b"#if CUDA_VERSION < 9000 // old toolkits\nlegacy();\n#endif\n"
 SEED = int(os.environ.get("HIPIFY_GUARD_CRASH_SEED", str(time.time_ns() % 100_000)))
-HANG = 600  # seconds: only a guard against a run that hangs, never a condition of the test
 
-# The command line, with every fsync of a temporary file waiting for a token on one pipe; it
-# says "w" on the other when it waits and "p" when it passes. Pool workers inherit both.
-GATED = r"""
-import os, sys
-tokens, news = (int(fd) for fd in os.environ["HIPIFY_GUARD_TEST_GATE"].split(","))
-real_fsync = os.fsync
-
-def gated_fsync(descriptor):
-    if os.readlink(f"/proc/self/fd/{descriptor}").endswith(".hipify-guard"):
-        os.write(news, b"w")
-        os.read(tokens, 1)
-        os.write(news, b"p")
-    real_fsync(descriptor)
-
-os.fsync = gated_fsync
-from hipify_guard.cli.main import main
-sys.argv[0] = "hipify-guard"
-main()
-"""
-
-pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the gate reads /proc/self/fd (Linux)")
+pytestmark = pytest.mark.skipif(not GATE_SUPPORTED, reason="the gate reads /proc/self/fd (Linux)")
 
 
 def make_tree(root: Path, count: int) -> None:
@@ -82,59 +56,6 @@ def contents(root: Path) -> dict[str, bytes]:
 def _leftover(name: str) -> bool:
     base = os.path.basename(name)
     return base.startswith(".") and base.endswith(".hipify-guard")
-
-
-class Gate:
-    """A gated `check --fix` run in its own process group."""
-
-    def __init__(self, work: Path, args: tuple[str, ...]) -> None:
-        tokens_out, self.tokens = os.pipe()
-        self.news, news_in = os.pipe()
-        command = [sys.executable, "-c", GATED, "check", "--isolated", "--no-cache", "--fix", "-q", *args]
-        self.process = subprocess.Popen(command, cwd=work, start_new_session=True, pass_fds=(tokens_out, news_in),
-                                        env={**os.environ, "HIPIFY_GUARD_TEST_GATE": f"{tokens_out},{news_in}"},
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(tokens_out)
-        os.close(news_in)
-        self.heard = {b"w": 0, b"p": 0}
-
-    def let_through(self, count: int) -> None:
-        """Let `count` more temporary files be synced (and then renamed into place)."""
-        os.write(self.tokens, b"." * count)
-
-    def wait_for(self, news: bytes, count: int) -> None:
-        """Until `count` temporary files in all have reached the gate (`w`) or passed it (`p`)."""
-        deadline = time.monotonic() + HANG
-        while self.heard[news] < count:
-            assert time.monotonic() < deadline, f"the run hung (heard {self.heard})"
-            if select.select([self.news], [], [], 1)[0]:
-                said = os.read(self.news, 4096)
-                assert said, f"the run ended early (heard {self.heard}, exit status {self.process.poll()})"
-                for letter in self.heard:
-                    self.heard[letter] += said.count(letter)
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group (not reaped: see `reap`)."""
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-    def reap(self) -> None:
-        self.kill()
-        self.process.wait()
-        for descriptor in (self.tokens, self.news):
-            os.close(descriptor)
-
-
-@contextmanager
-def gated_fix(work: Path, args: tuple[str, ...] = ("-j", "1", ".")) -> Iterator[Gate]:
-    """`check --fix ARGS` through the gate; killed and reaped at the end."""
-    gate = Gate(work, args)
-    try:
-        yield gate
-    finally:
-        gate.reap()
 
 
 def prepared(root: Path, count: int) -> tuple[Path, dict[str, bytes], dict[str, bytes]]:
@@ -171,7 +92,7 @@ def kill_in_the_middle(work: Path, flags: tuple[str, ...], chance: random.Random
     """Let a random number of files through, then a few more, and kill at a random moment of
     those few (rules, proof, write, swap, or waiting at the gate)."""
     first, more = chance.randint(3, count // 2), chance.randint(0, 5)
-    with gated_fix(work, (*flags, ".")) as gate:
+    with GatedFix(work, "-q", *flags, ".") as gate:
         gate.let_through(first + more)
         gate.wait_for(b"p", first)
         time.sleep(chance.uniform(0, 0.05))  # about the time of the `more` files: a kill mid-file or at the gate
@@ -205,7 +126,7 @@ def test_sigkill_while_a_temporary_file_is_being_written(tmp_path: Path) -> None
     keeps its original bytes, `check` ignores the leftover, the next `--fix` removes it."""
     big = GUARD + b"// padding line\n" * 500_000
     (tmp_path / "big.cu").write_bytes(big)
-    with gated_fix(tmp_path) as gate:
+    with GatedFix(tmp_path, "-q", "-j", "1", ".") as gate:
         gate.wait_for(b"w", 1)
         assert [len(path.read_bytes()) for path in tmp_path.glob(".*.hipify-guard")] == [len(big) + 22]
         gate.kill()
@@ -225,7 +146,7 @@ def test_leftover_of_a_killed_run_that_nobody_reaped_is_removed(tmp_path: Path) 
     """The killed run stays a zombie (its parent, this test, does not reap it yet), so its PID
     looks alive; its temporary file's lock died with it, and the next --fix removes the file."""
     (tmp_path / "a.cu").write_bytes(GUARD)
-    with gated_fix(tmp_path) as gate:
+    with GatedFix(tmp_path, "-q", "-j", "1", ".") as gate:
         gate.wait_for(b"w", 1)
         gate.kill()
         deadline = time.monotonic() + HANG
@@ -241,7 +162,7 @@ def test_leftover_whose_pid_belongs_to_a_live_process_is_removed(tmp_path: Path)
     """A killed run's leftover, named as earlier versions named them, with the PID of a live
     process that has nothing to do with it (PID reuse; here the test itself and PID 1): removed."""
     (tmp_path / "a.cu").write_bytes(GUARD)
-    with gated_fix(tmp_path) as gate:
+    with GatedFix(tmp_path, "-q", "-j", "1", ".") as gate:
         gate.wait_for(b"w", 1)
     [leftover] = tmp_path.glob(".*.hipify-guard")
     reused = [tmp_path / f".a.cu.{pid}.k3j_x9ab.hipify-guard" for pid in (os.getpid(), 1)]
@@ -257,13 +178,12 @@ def test_a_write_in_progress_is_not_taken_for_a_leftover(tmp_path: Path) -> None
     it), swaps B's version back and says so; nothing is left behind."""
     (tmp_path / "a.cu").write_bytes(GUARD)
     (tmp_path / "b.cu").write_bytes(GUARD)
-    with gated_fix(tmp_path, ("-j", "1", "a.cu")) as gate:
+    with GatedFix(tmp_path, "-q", "-j", "1", "a.cu") as gate:
         gate.wait_for(b"w", 1)
         [temporary] = tmp_path.glob(".*.hipify-guard")
         other = run_cli("check", "--isolated", "--no-cache", "--fix", ".", cwd=tmp_path, timeout=HANG)
         assert other.code == 0 and "Found 2 errors (2 fixed, 0 remaining)." in other.stdout, other.stdout + other.stderr
         assert temporary.exists()
-        gate.let_through(1)
-        assert gate.process.wait(timeout=HANG) == 2
+        assert gate.finish().code == 2
     assert sorted(os.listdir(tmp_path)) == ["a.cu", "b.cu"]
     assert (tmp_path / "a.cu").read_bytes() == (tmp_path / "b.cu").read_bytes() == FIXED_GUARD

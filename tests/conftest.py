@@ -180,8 +180,28 @@ class GatedFix:
             self.tokens = None
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (it is reaped when the `with` block ends)."""
+        """SIGKILL the whole process group, and wait until each of its processes has died (it may
+        stay a zombie: the main one is reaped when the `with` block ends, orphaned pool workers by
+        whoever adopts them). A dying process drops its locks before it becomes a zombie."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
-            pass
+            return
+        deadline = time.monotonic() + HANG
+        while any(state not in "ZX" for state in _states_in_group(self.process.pid)):
+            assert time.monotonic() < deadline, "killed processes did not die"
+            time.sleep(0.001)
+
+
+def _states_in_group(group: int) -> list[str]:
+    """The state letters (/proc/PID/stat) of the processes in a process group."""
+    states = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                fields = Path(entry.path, "stat").read_text().rpartition(")")[2].split()
+            except OSError:  # gone meanwhile
+                continue
+            if int(fields[2]) == group:
+                states.append(fields[0])
+    return states

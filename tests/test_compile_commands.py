@@ -11,11 +11,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, require_tool, run_cli
+from conftest import ROOT, children_cpu_seconds, require_tool, run_cli
 
 from hipify_guard.cpp.evaluator import EMPTY
 from hipify_guard.model.builds import Build, build_of
@@ -274,9 +273,9 @@ def test_ten_thousand_translation_units_in_under_ten_seconds(tmp_path: Path) -> 
     finally:
         sys.path.remove(str(ROOT / "bench"))
     db = generate(tmp_path, 10_000)
-    start = time.perf_counter()
+    start = children_cpu_seconds()  # of the `files` run: other jobs on a shared machine do not count
     report = files_report(tmp_path, db)
-    elapsed = time.perf_counter() - start
+    elapsed = children_cpu_seconds() - start
     assert report["translation_units"] == 10_000 and len(report["files"]) == 10_000 + 3 * 30 - 1 + 100
     assert len(report["missing"]) == 200  # "missing.h" and <vector> of each folder's local.h
     assert elapsed < 10, f"{elapsed:.1f} s (load {os.getloadavg()[0]:.1f})"

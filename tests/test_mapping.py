@@ -148,14 +148,15 @@ def test_malformed_tsv_is_rejected_with_its_line():
 def test_load_time_in_a_fresh_process():
     code = (
         "import time; import hipify_guard.model.mapping as m; "
-        "t = time.perf_counter(); m.load_table(); print(time.perf_counter() - t)"
+        "t = time.process_time(); m.load_table(); print(time.process_time() - t)"
     )
     times = [
         float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                              text=True, check=True, timeout=60).stdout)
         for _ in range(3)
     ]  # fmt: skip
-    assert min(times) < 0.050, f"load_table() took {min(times) * 1000:.1f} ms (best of 3)"
+    # CPU time of the loading process: the load of other jobs on a shared machine does not count
+    assert min(times) < 0.050, f"load_table() took {min(times) * 1000:.1f} ms of CPU (best of 3)"
 
 
 # --- The generator ---

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-from hipify_guard.project.cache import content_digest
+from hipify_guard.project.cache import KEY_SIZE, content_digest, read_entries, sealed, write_entries
 from hipify_guard.project.execute import PARALLEL_MIN_JOBS
 
 SOURCES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c", ".hip"}
@@ -61,9 +61,24 @@ def tree(template: Path, tmp_path: Path) -> Path:
     return copy
 
 
+def _environment(cache: Path) -> dict[str, str]:
+    """The cache in `cache`, the user's key next to it (in `xdg/`, as `$XDG_CACHE_HOME`)."""
+    return {"HIPIFY_GUARD_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(cache.parent / "xdg")}
+
+
+def _key(cache: Path) -> bytes:
+    key = (cache.parent / "xdg" / "hipify-guard" / "key").read_bytes()
+    assert len(key) == KEY_SIZE
+    return key
+
+
+def _entries(path: Path) -> dict:
+    """A cache file's entries, read with the key of the runs that wrote it."""
+    return read_entries(path, _key(path.parent))
+
+
 def _check(tree: Path, cache: Path, *args: str):
-    result = run_cli("check", ".", "--output-format", "json", *args, cwd=tree,
-                     env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    result = run_cli("check", ".", "--output-format", "json", *args, cwd=tree, env=_environment(cache))
     assert result.code in (0, 1), result.stderr
     return result.code, result.json(), result.stderr
 
@@ -84,10 +99,10 @@ def test_warm_run_answers_from_the_cache(tree: Path, tmp_path: Path) -> None:
     truth = _check(tree, cache, "-j2")
     bad, clean = tree / "filler" / "f037.h", tree / "filler" / "f001.h"
     results_file = next(cache.glob("results-*"))
-    results = pickle.loads(results_file.read_bytes())
+    results = _entries(results_file)
     config = next(iter(results))[:16]
     results[config + content_digest(clean.read_bytes())] = results[config + content_digest(bad.read_bytes())]
-    results_file.write_bytes(pickle.dumps(results))
+    write_entries(results_file, results, _key(cache))
     poisoned = _check(tree, cache, "-j2")
     names = [finding["filename"] for finding in poisoned[1]]
     assert "./filler/f001.h" in names and "./filler/f001.h" not in [f["filename"] for f in truth[1]]
@@ -118,12 +133,13 @@ def test_damaged_cache_heals(tree: Path, tmp_path: Path) -> None:
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2] + b"garbage")
     assert _check(tree, cache, "-j2") == truth
     for path in [cache / "index", *cache.glob("results-*")]:
-        assert pickle.loads(path.read_bytes()), path
+        assert _entries(path), path
     assert _check(tree, cache, "-j2") == truth
 
 
 def test_cache_never_runs_code(tree: Path, tmp_path: Path) -> None:
-    """A crafted pickle in the cache folder is rejected, not executed."""
+    """A crafted pickle in the cache folder is rejected, not executed, even with a valid MAC (one
+    made with the user's own key)."""
     cache = tmp_path / "cache"
     truth = _check(tree, cache, "-j1")
     marker = tmp_path / "pwned"
@@ -133,14 +149,13 @@ def test_cache_never_runs_code(tree: Path, tmp_path: Path) -> None:
             return os.system, (f"touch {marker}",)
 
     for path in [cache / "index", *cache.glob("results-*")]:
-        path.write_bytes(pickle.dumps(Exploit()))
+        path.write_bytes(sealed(_key(cache), path.name, pickle.dumps(Exploit())))
     assert _check(tree, cache, "-j1") == truth
     assert not marker.exists()
 
 
 def _fix(tree: Path, cache: Path, *args: str) -> tuple[int, str, dict[str, bytes]]:
-    result = run_cli("check", ".", "--fix", "--unsafe-fixes", *args, cwd=tree,
-                     env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    result = run_cli("check", ".", "--fix", "--unsafe-fixes", *args, cwd=tree, env=_environment(cache))
     assert result.code in (0, 1), result.stderr
     files = {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*")) if p.is_file()}
     return result.code, result.stdout, files
@@ -153,7 +168,7 @@ def test_fixes_identical_with_any_jobs_and_cache(template: Path, tmp_path: Path)
         shutil.copytree(template, trees[-1])
         _age(trees[-1])
     cache = tmp_path / "cache"
-    diffs = {run_cli("check", ".", "--diff", jobs, cwd=trees[0], env={"HIPIFY_GUARD_CACHE_DIR": str(cache)}).stdout
+    diffs = {run_cli("check", ".", "--diff", jobs, cwd=trees[0], env=_environment(cache)).stdout
              for jobs in ("-j1", "-j2")}
     assert len(diffs) == 1 and next(iter(diffs)).count("+++ b/") >= 5
     _check(trees[2], cache, "-j2")  # a warm cache must not change what --fix does
@@ -167,9 +182,9 @@ def test_clean_removes_the_cache(tree: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     _check(tree, cache, "-j1")
     assert cache.is_dir() and (cache / "CACHEDIR.TAG").exists()
-    removed = run_cli("clean", env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    removed = run_cli("clean", env=_environment(cache))
     assert removed.code == 0 and "Removed" in removed.stdout and not cache.exists()
-    again = run_cli("clean", env={"HIPIFY_GUARD_CACHE_DIR": str(cache)})
+    again = run_cli("clean", env=_environment(cache))
     assert again.code == 0 and "No cache" in again.stdout
 
 
@@ -206,7 +221,7 @@ def test_concurrent_runs_share_one_cache(tree: Path, tmp_path: Path) -> None:
     """Runs that read and write the same cache at once all answer right and leave it loadable."""
     cache = tmp_path / "cache"
     truth = _check(tree, cache, "-j1", "--no-cache")
-    environment = {**os.environ, "NO_COLOR": "1", "HIPIFY_GUARD_CACHE_DIR": str(cache)}
+    environment = {**os.environ, "NO_COLOR": "1", **_environment(cache)}
     from conftest import console_script
 
     runs = [subprocess.Popen([*console_script(), "check", ".", "--output-format", "json", "-j1", *extra],
@@ -216,7 +231,7 @@ def test_concurrent_runs_share_one_cache(tree: Path, tmp_path: Path) -> None:
     assert json.loads(outputs[0][0]) == json.loads(outputs[2][0]) == truth[1]
     assert [run.returncode for run in runs] == [truth[0], 1, truth[0], 1]
     for path in [cache / "index", *cache.glob("results-*")]:
-        assert isinstance(pickle.loads(path.read_bytes()), dict)
+        assert _entries(path)
     assert not list(cache.glob(".*.*"))  # no temporary file left behind
     assert _check(tree, cache, "-j2") == truth
 

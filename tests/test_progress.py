@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import pty
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import console_script
+
+from hipify_guard.cli import progress as progress_module
 
 GUARDS = b"#if CUDA_VERSION >= 11000\nint x;\n#endif\n#if CUDA_VERSION < 9000\nint y;\n#endif\n"
 MANY = 3000  # enough files for a run well past the progress delay
@@ -60,10 +64,29 @@ def test_progress_on_a_terminal_for_a_long_run(big_tree: Path) -> None:
     assert terminal.endswith(b"\r\x1b[K"), "the progress line is erased at the end"
 
 
-def test_no_progress_on_a_terminal_for_a_short_run(tmp_path: Path) -> None:
-    (tmp_path / "one.cu").write_bytes(GUARDS)
-    status, terminal = _run_with_terminal_stderr(tmp_path, "check", "-o", "report.txt", ".")
-    assert status == 1 and terminal == b""
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_waits_for_the_delay_then_draws_and_erases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """How long a run lasts is the clock's business, and a loaded machine stretches any real run:
+    a clock of the test's own makes it exact. A run shorter than DELAY draws nothing."""
+    now = [1000.0]
+    monkeypatch.setattr(progress_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    short = _Terminal()
+    with progress_module.progress(3, stream=short) as bar:
+        for _ in range(3):
+            now[0] += progress_module.DELAY / 4
+            bar.advance()
+    assert short.getvalue() == ""
+    long = _Terminal()
+    with progress_module.progress(4, stream=long) as bar:
+        for _ in range(4):
+            now[0] += progress_module.DELAY / 2
+            bar.advance()
+    assert long.getvalue() == "\r[" + "#" * 15 + "." * 15 + "] 2/4 files\r[" + "#" * 22 + "." * 8 + "] 3/4 files" \
+        "\r[" + "#" * 30 + "] 4/4 files\r\x1b[K"
 
 
 def test_no_progress_when_quiet(big_tree: Path) -> None:

@@ -92,11 +92,11 @@ def test_ten_thousand_nested_guards_are_walked_in_linear_time() -> None:
     for line in ("#if CUDA_VERSION >= {i}\n", "#if CUDA_VERSION < 30000 - {i}\n", "#if defined(F{i}) || CUDA_VERSION\n",
                  "#if CUDA_VERSION >= {i}\n#else\n"):
         file = FileAnalysis("t.cu", _nested(10_000, line), Settings())
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: other jobs on a shared machine do not count
         deepest = file.tree.conditionals[-1].arms[0]
         for platform in (file.settings.cuda, *file.settings.rocm_models):
             file.reachable(deepest, platform, inside=True)
-        assert time.perf_counter() - started < 10, line
+        assert time.process_time() - started < 10, line
 
 
 def _contradiction_at_depth(depth: int) -> bool:

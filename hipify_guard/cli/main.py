@@ -53,6 +53,8 @@ def cli() -> None:
 @click.option("--fix", is_flag=True, help="Apply safe fixes (verified before writing).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that change ROCm's branch.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a diff; write nothing.")
+@click.option("--fix-read-only", is_flag=True,
+              help="Also rewrite files without write permission for their owner (the mode is kept).")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when something was fixed.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("--policy", help="preserve | exclude | include | rocm-min=X.Y[.Z] | auto: how fixes decide "
@@ -90,7 +92,7 @@ def cli() -> None:
               help="The CUDA build's compile_commands.json: files only it compiles get the rules not about ROCm.")
 @click.option("--rocm-files", multiple=True, metavar="GLOB",
               help="Files the ROCm build compiles (.gitignore syntax; repeatable, comma-separated); others are CUDA-only.")
-def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff: bool,
+def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff: bool, fix_read_only: bool,
                   exit_non_zero_on_fix: bool, exit_zero: bool, policy: str, select: str | None,
                   ignore: str | None, extend_select: str | None, output_format: str, show_fixes: bool,
                   output_file: str | None, statistics: bool, color: str, quiet: bool, silent: bool,
@@ -121,7 +123,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
     inputs.extensions = project.extensions(inputs.paths)
     try:
-        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes)
+        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes, fix_read_only)
     except ConfigError as error:
         raise UsageError(str(error)) from None
     cache = None if no_cache or mode != CHECK else open_cache()
@@ -159,10 +161,11 @@ def clean_command() -> None:
 
 
 def open_cache():
-    """The results cache of the project (unusable folders only cost speed: see `Cache.save`)."""
-    from ..project.cache import Cache, cache_folder
+    """The results cache of the project, authenticated with the user's key (unusable folders only
+    cost speed: see `Cache.save`)."""
+    from ..project.cache import Cache, cache_folder, user_key
 
-    return Cache(cache_folder())
+    return Cache(cache_folder(), user_key())
 
 
 def _read_baseline(path: str) -> frozenset[str]:

@@ -14,13 +14,21 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
 file (the last writer wins; a lost entry is only recomputed). A file that does not load is
-treated as empty and replaced: the cache heals itself. Loading never runs code from the cache:
-the unpickler accepts only the report classes.
+treated as empty and replaced: the cache heals itself.
+
+The cache folder is in the checkout, where anyone who can commit can put files (`git add -f`):
+each file starts with an HMAC-SHA256 of its name and content under a key that never is in the
+checkout, the user's `user_key` (created on first use). A file whose MAC does not verify, such
+as a cache planted with "nothing to report" for a file with findings, is not unpickled at all:
+it is ignored and replaced. Nor does loading ever run code: the unpicklers accept only plain
+values and the report classes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import io
 import os
 import pickle
 import struct
@@ -45,7 +53,8 @@ _TAG_TEXT = "This is a hipify-guard cache folder."
 _PROJECT_MARKERS = ("pyproject.toml", ".hipify-guard.toml", "hipify-guard.toml", ".git")
 _STATUS = struct.Struct("<qqq")
 _DIGEST_SIZE = 16
-_FORMAT = "2"
+_FORMAT = "3"
+KEY_SIZE = 32  # bytes of the user's key; also the size of a file's MAC (HMAC-SHA256)
 
 
 def cache_folder(start: str | None = None) -> Path:
@@ -59,6 +68,56 @@ def cache_folder(start: str | None = None) -> Path:
         if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
             return folder / FOLDER_NAME
     return here / FOLDER_NAME
+
+
+def key_file() -> Path:
+    """Where the user's cache key lives: `$XDG_CACHE_HOME/hipify-guard/key`, else
+    `~/.cache/hipify-guard/key` (outside every checkout)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    folder = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return folder / "hipify-guard" / "key"
+
+
+def user_key() -> bytes | None:
+    """The secret that authenticates this user's cache files, made on first use (random, mode
+    0600); None when it can be neither read nor made (then nothing is cached)."""
+    try:
+        path = key_file()
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = None
+    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
+        return None
+    if key is not None and len(key) == KEY_SIZE:
+        return key
+    try:
+        return _new_key(path, replace_damaged=key is not None)
+    except OSError:
+        return None
+
+
+def _new_key(path: Path, replace_damaged: bool) -> bytes | None:
+    """Make the key file whole under a temporary name, then link it into place: a run that races
+    to make it too ends up with the same key (the first link wins)."""
+    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".key.", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(os.urandom(KEY_SIZE))
+            stream.flush()
+            os.fsync(stream.fileno())
+        if replace_damaged:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)
+    except FileExistsError:
+        pass
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+    key = path.read_bytes()
+    return key if len(key) == KEY_SIZE else None
 
 
 class NotACache(Exception):
@@ -110,13 +169,14 @@ def status_key(status: os.stat_result, racy: int) -> tuple[int, bytes] | None:
 class Cache:
     """The index and the results of one tool build, loaded from and saved to `folder`."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, key: bytes | None) -> None:
         self.folder = folder
+        self.key = key  # `user_key()`; None: neither read nor write anything
         self.index_path = folder / "index"
         self.results_path = folder / f"results-{tool_key()}"
         self._loaded = {path: _identity(path) for path in (self.index_path, self.results_path)}  # before loading
-        self.index: dict[int, bytes] = _load(self.index_path)
-        self.results: dict[bytes, bytes | None] = _load(self.results_path)
+        self.index: dict[int, bytes] = read_entries(self.index_path, key)
+        self.results: dict[bytes, bytes | None] = read_entries(self.results_path, key)
         self.new_index: dict[int, bytes] = {}
         self.new_results: dict[bytes, bytes | None] = {}
         self.racy = racy_after()  # taken once, at the start of the run
@@ -133,6 +193,8 @@ class Cache:
 
     def save(self) -> None:
         """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
+        if self.key is None:
+            return
         try:
             if not self.folder.exists():
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -141,7 +203,7 @@ class Cache:
                                       (self.results_path, self.results, self.new_results)):
                 if new:
                     unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
-                    _merge_save(path, new, loaded if unchanged else None)
+                    _merge_save(path, new, self.key, loaded if unchanged else None)
             if self.new_results and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
@@ -242,8 +304,6 @@ class _ReportUnpickler(pickle.Unpickler):
     _MODULE = __name__.rsplit(".", 2)[0] + ".engine.diagnostics"  # (named, not imported: a warm run is lazy)
 
     def __init__(self, payload: bytes) -> None:
-        import io
-
         super().__init__(io.BytesIO(payload))
 
     def find_class(self, module: str, name: str) -> object:
@@ -259,14 +319,51 @@ class _PlainUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
 
 
-def _load(path: Path) -> dict:
-    """A dict saved by `_merge_save`; empty when missing or damaged (the next save replaces it)."""
+def read_entries(path: Path, key: bytes | None) -> dict:
+    """The dict that `write_entries` saved in `path` with `key`; empty when missing, damaged, or
+    not made with this key (the next save replaces it)."""
+    if key is None:
+        return {}
     try:
         with open(path, "rb") as stream:
-            loaded = _PlainUnpickler(stream).load()
-    except Exception:  # noqa: BLE001 - missing, truncated or garbage: start afresh
+            stored = stream.read()
+    except OSError:
+        return {}
+    payload = stored[KEY_SIZE:]
+    if not hmac.compare_digest(stored[:KEY_SIZE], _mac(key, path.name, payload)):
+        return {}
+    try:
+        loaded = _PlainUnpickler(io.BytesIO(payload)).load()
+    except Exception:  # noqa: BLE001 - a bug or a damaged disk: start afresh
         return {}
     return loaded if isinstance(loaded, dict) else {}
+
+
+def write_entries(path: Path, entries: dict, key: bytes) -> None:
+    """Save `entries` in `path`, with the MAC of its name and bytes under `key` in front,
+    atomically (temporary file, then rename)."""
+    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
+
+    payload = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(sealed(key, path.name, payload))
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def sealed(key: bytes, name: str, payload: bytes) -> bytes:
+    """What a cache file named `name` holds: the MAC, then `payload`."""
+    return _mac(key, name, payload) + payload
+
+
+def _mac(key: bytes, name: str, payload: bytes) -> bytes:
+    """HMAC-SHA256 of a cache file's name and payload: a file renamed, edited or made with another
+    key does not verify."""
+    return hmac.digest(key, name.encode() + b"\0" + payload, "sha256")
 
 
 def _identity(path: Path) -> tuple[int, int, int] | None:
@@ -278,23 +375,14 @@ def _identity(path: Path) -> tuple[int, int, int] | None:
     return status.st_ino, status.st_mtime_ns, status.st_size
 
 
-def _merge_save(path: Path, entries: dict, current: dict | None = None) -> None:
+def _merge_save(path: Path, entries: dict, key: bytes, current: dict | None = None) -> None:
     """Write the file's entries (`current` when nothing replaced it since it was loaded, else
-    read again) plus `entries`, atomically (temporary file, then rename)."""
-    merged = _load(path) if current is None else current
+    read again) plus `entries`."""
+    merged = read_entries(path, key) if current is None else current
     if len(merged) + len(entries) > MAX_ENTRIES:
         merged = {}
     merged.update(entries)
-    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
-
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            pickle.dump(merged, stream, pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    write_entries(path, merged, key)
 
 
 def _prune(folder: Path) -> None:

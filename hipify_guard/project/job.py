@@ -22,5 +22,6 @@ class Job:
     codes: tuple[str, ...]
     mode: str = CHECK
     unsafe_fixes: bool = False
+    fix_read_only: bool = False  # rewrite files whose owner has no write permission (fix and diff runs)
     # Known macros whose near misses the file's #defines are reported for (HG107 across the run).
     near_misses_of: frozenset[str] = frozenset()

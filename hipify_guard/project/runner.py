@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.languages import CPP, language_of
@@ -27,30 +28,50 @@ def run(job: Job) -> FileReport:
     loaded = read(job, report)
     if loaded is None:
         return report
-    data = loaded[0]
+    data, status = loaded
     new = process(job, data, report)
     if job.mode == FIX:
-        write(job, data, new, report)
+        from .leftovers import remove_leftovers  # (the writer is loaded only by fix runs)
+
+        remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
+    if new == data or job.mode == CHECK:
+        return report
+    from .writer import not_rewritable
+
+    refused = not_rewritable(status, job.fix_read_only)
+    if refused:
+        _unfixed(job, data, report, ToolMessage(job.filename, refused), report.notes)
+    elif job.mode == FIX:
+        write(job, new, data, report)
     return report
 
 
-def write(job: Job, data: bytes, new: bytes, report: FileReport) -> None:
-    """Write the fixed bytes back, if they differ (the writer is loaded only by fix runs)."""
-    from .writer import ChangedOnDisk, atomic_write, remove_leftovers
+def write(job: Job, new: bytes, data: bytes, report: FileReport) -> None:
+    """Write the fixed bytes; when that fails, the file is as it was and its findings remain."""
+    from .writer import ChangedOnDisk, atomic_write
 
-    remove_leftovers(Path(os.path.realpath(job.path)).parent)  # of killed runs (see `writer`)
-    if new != data:
-        try:
-            atomic_write(Path(job.path), new, data)
-        except ChangedOnDisk as error:
-            report.errors.append(ToolMessage(job.filename, str(error)))
-            report.fixed = 0
-        except FileNotFoundError:  # deleted by someone else during the run: nothing to keep
-            report.notes.append(ToolMessage(job.filename, "file disappeared before the fix could be written; skipped"))
-            report.fixed = 0
-        except OSError as error:
-            report.errors.append(ToolMessage(job.filename, f"cannot write file: {error.strerror or error}"))
-            report.fixed = 0
+    try:
+        lost = atomic_write(Path(job.path), new, data)
+    except ChangedOnDisk as error:
+        _unfixed(job, data, report, ToolMessage(job.filename, str(error)), report.errors)
+    except FileNotFoundError:  # deleted by someone else during the run: nothing to keep
+        report.notes.append(ToolMessage(job.filename, "file disappeared before the fix could be written; skipped"))
+        report.fixed = 0
+    except OSError as error:
+        message = f"cannot write the fix: {error.strerror or error}; the file is unchanged"
+        _unfixed(job, data, report, ToolMessage(job.filename, message), report.errors)
+    else:
+        if lost:
+            report.notes.append(ToolMessage(job.filename, f"fixed, but {lost}"))
+
+
+def _unfixed(job: Job, data: bytes, report: FileReport, why: ToolMessage, into: list[ToolMessage]) -> None:
+    """The file keeps `data`: its findings are those of `data` (not one of them fixed), and `why`
+    goes into `into` (the report's notes or errors)."""
+    original = FileReport(job.filename)
+    process(replace(job, mode=CHECK, near_misses_of=frozenset()), data, original)
+    report.diagnostics, report.fixed, report.diff = original.diagnostics, 0, ""
+    into.append(why)
 
 
 def read(job: Job, report: FileReport) -> tuple[bytes, os.stat_result] | None:

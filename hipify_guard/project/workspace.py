@@ -131,7 +131,8 @@ class Project:
         inside = [os.path.join(root, "x") if os.path.isdir(root) else root for root in roots or (".",)]
         return frozenset(ext for path in inside for ext in self.options(path).extensions)
 
-    def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool) -> list[Job]:
+    def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool,
+             fix_read_only: bool = False) -> list[Job]:
         """One job per target; walked files need an extension of their own configuration."""
         named = set(given)
         chosen = []
@@ -141,7 +142,8 @@ class Project:
                 continue
             chosen.append((name, path, options, self.settings(options), self.codes(name, options)))
         near = _misspelling_known(chosen) if mode == CHECK else frozenset()
-        jobs = [Job(name, path, settings, codes, mode, unsafe, frozenset() if path == "-" else near)
+        read_only = fix_read_only and mode != CHECK
+        jobs = [Job(name, path, settings, codes, mode, unsafe, read_only, frozenset() if path == "-" else near)
                 for name, path, _, settings, codes in chosen]
         options = [entry[2] for entry in chosen]
         return with_project_defines(with_builds(with_profiles(jobs, options), options, given), mode)

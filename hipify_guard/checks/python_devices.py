@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from ..core.findings import Finding
 from ..core.languages import PYTHON
 from ..model.python_analysis import PythonFile
-from ..model.python_capability import AMD_CAPABILITIES, comparison_on_amd, is_capability
+from ..model.python_capability import AMD_CAPABILITIES, PRE_HOPPER_CAPABILITIES, comparison_on, is_capability
 from ..model.python_values import constant_number, derives, is_cudnn_version
 from ..model.settings import Settings
 from .registry import check
@@ -41,7 +41,8 @@ def _capability_screen(settings: Settings) -> Callable[[bytes], bool]:
        language=PYTHON)
 def capability_compared_with_cuda(file: PythonFile) -> Iterator[Finding]:
     """`get_device_capability()` (or its major/minor) compared with CUDA compute capabilities where
-    ROCm can reach it; `major == 9 and minor == 0` is one finding."""
+    ROCm can reach it; `major == 9 and minor == 0` is one finding. One that treats every AMD GPU as
+    a GPU whose features it has is not reported (`_harmless`)."""
     found = list(_comparisons(file, is_capability))
     reported: set[ast.Compare] = set()
     for compare in found:
@@ -53,22 +54,56 @@ def capability_compared_with_cuda(file: PythonFile) -> Iterator[Finding]:
             group = parent.values
         reported.update(group)
         node = parent if len(group) > 1 else compare
-        outcome = _on_amd_gpus(file, group, isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or))
+        any_of = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)
+        on_amd = _values(file, group, any_of, [capability for _, _, capability in AMD_CAPABILITIES])
+        if on_amd is not None and _harmless(file, group, any_of, on_amd):
+            continue
         message = (f"`{file.shown(node)}` compares the device capability with CUDA compute capabilities where "
                    "ROCm can reach it; there it is the AMD GPU's gfx version (gfx90a, MI200: (9, 0); gfx942, MI300: "
-                   f"(9, 4)){outcome}: test the platform first (`torch.version.hip`) or use `gcnArchName` on ROCm")
+                   f"(9, 4)){_on_amd_gpus(on_amd)}: test the platform first (`torch.version.hip`) or use "
+                   "`gcnArchName` on ROCm")
         yield Finding("HG303", message, *file.span(node))
 
 
-def _on_amd_gpus(file: PythonFile, comparisons: list[ast.Compare], any_of: bool) -> str:
-    """`, so this is true on ...` for the AMD GPUs of the table, or "" when it cannot be evaluated
-    (`comparisons` joined by `or` when `any_of`, else by `and`)."""
-    values = [comparison_on_amd(file.symbols, compare) for compare in comparisons]
+def _harmless(file: PythonFile, comparisons: list[ast.Compare], any_of: bool, on_amd: list[bool]) -> bool:
+    """Whether the comparisons treat each AMD GPU as a GPU whose features it has: tests for given
+    architectures (`==`, `in`; `!=`, `not in`) that no AMD GPU matches, and thresholds that give
+    each AMD GPU a value that some GPU from Volta to Ampere gets (`>= (8, 0)`, `< 8`)."""
+    kinds = {_kind(compare) for compare in comparisons}
+    if kinds == {"equal"}:
+        return not any(on_amd)
+    if kinds == {"unequal"}:
+        return all(on_amd)
+    on_pre_hopper = _values(file, comparisons, any_of, PRE_HOPPER_CAPABILITIES)
+    return on_pre_hopper is not None and set(on_amd) <= set(on_pre_hopper)
+
+
+def _kind(compare: ast.Compare) -> str:
+    """"equal" for a test for given architectures, "unequal" for its negation, else "order"."""
+    ops = {type(op) for op in compare.ops}
+    if ops <= {ast.Eq, ast.In}:
+        return "equal"
+    if ops <= {ast.NotEq, ast.NotIn}:
+        return "unequal"
+    return "order"
+
+
+def _values(file: PythonFile, comparisons: list[ast.Compare], any_of: bool,
+            capabilities: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> list[bool] | None:
+    """The value of `comparisons` (joined by `or` when `any_of`, else by `and`) on a GPU reporting
+    each of `capabilities`, or None when something else than the capability decides one."""
+    values = [comparison_on(file.symbols, compare, capabilities) for compare in comparisons]
     if None in values:
-        return ""
+        return None
     combine = any if any_of else all
-    true = [f"{arch} ({board})" for number, (arch, board, _) in enumerate(AMD_CAPABILITIES)
-            if combine(value[number] for value in values)]
+    return [combine(value[number] for value in values) for number in range(len(capabilities))]
+
+
+def _on_amd_gpus(on_amd: list[bool] | None) -> str:
+    """`, so this is true on ...` for the AMD GPUs of the table, or "" when it could not be evaluated."""
+    if on_amd is None:
+        return ""
+    true = [f"{arch} ({board})" for value, (arch, board, _) in zip(on_amd, AMD_CAPABILITIES) if value]
     if not true:
         return ", so this is false on every AMD GPU"
     if len(true) == len(AMD_CAPABILITIES):

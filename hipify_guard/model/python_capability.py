@@ -1,11 +1,12 @@
 """The device capability on AMD GPUs: what `torch.cuda.get_device_capability()` reports there,
-and the value of a capability expression (`major * 10 + minor >= 80`) on each of them."""
+and the value of a capability expression (`major * 10 + minor >= 80`) on each of them and on the
+NVIDIA GPUs from Volta to Ampere."""
 
 from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .python_platform import CALL, CALL_WITH_ARGUMENTS
 from .python_symbols import Symbols
@@ -18,6 +19,12 @@ AMD_CAPABILITIES = (
     ("gfx950", "MI350", (9, 5)), ("gfx1030", "RX 6000", (10, 3)), ("gfx1100", "RX 7000", (11, 0)),
     ("gfx1201", "RX 9000", (12, 0)),
 )
+# NVIDIA's compute capabilities from Volta to Ampere (sm_70 to sm_87). What Python code gates on
+# them (fp16 and bf16 arithmetic, tensor-core matmuls) every GPU that ROCm supports has through
+# PyTorch, so a comparison that gives each AMD GPU the value one of these gives treats it as a GPU
+# it can stand for; one that gives an AMD GPU a value only Hopper or newer gets (`>= 9`, `== 9`,
+# `>= (8, 9)`, `< 9`) sends it down a path written for another architecture.
+PRE_HOPPER_CAPABILITIES = ((7, 0), (7, 2), (7, 5), (8, 0), (8, 6), (8, 7))
 OPERATORS: dict[type, Callable[[object, object], bool]] = {
     ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
     ast.NotEq: operator.ne, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
@@ -52,10 +59,17 @@ def _source(names: tuple[str, ...], helpers: bool) -> int | None:
 def comparison_on_amd(symbols: Symbols, compare: ast.Compare, helpers: bool = False) -> list[bool] | None:
     """The comparison's value on each GPU of AMD_CAPABILITIES, or None when something else than
     the capability and constants decides it."""
+    return comparison_on(symbols, compare, [capability for _, _, capability in AMD_CAPABILITIES], helpers)
+
+
+def comparison_on(symbols: Symbols, compare: ast.Compare, capabilities: Sequence[tuple[int, int]],
+                  helpers: bool = False) -> list[bool] | None:
+    """The comparison's value on a GPU reporting each of `capabilities`, or None when something
+    else than the capability and constants decides it."""
     sides = [compare.left, *compare.comparators]
     try:
         values = []
-        for _, _, capability in AMD_CAPABILITIES:
+        for capability in capabilities:
             seen: list[bool] = []
             operands = [evaluate(symbols, side, capability, helpers, seen) for side in sides]
             values.append(all(OPERATORS[type(op)](a, b) for op, a, b in zip(compare.ops, operands, operands[1:])))

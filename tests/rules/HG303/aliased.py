@@ -12,6 +12,8 @@ def pick() -> str:
     major, minor = torch.cuda.get_device_capability()
     if major == 9 and minor == 0:  # expect: HG303
         return "hopper"
-    if major * 10 + minor >= 80:  # expect: HG303
+    if major * 10 + minor >= 89:  # expect: HG303
+        return "ada"
+    if major * 10 + minor >= 80:
         return "ampere"
     return "other"

@@ -236,3 +236,49 @@ def test_macros_an_included_header_derives_from_the_platform(tmp_path: Path) -> 
         "src/unknown.hpp": "#if defined(LIB_CUDA_ACTIVE)\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n",
     })
     assert _found(root) == [("src/unknown.hpp", 2, "HG101")]
+
+
+KERNEL_CU = """\
+#if CUDA_VERSION >= 12000
+fast();
+#endif
+"""
+CAPABILITY_PY = """\
+import torch
+
+HOPPER = torch.cuda.get_device_capability()[0] >= 9
+"""
+KERNEL_BUILDER_PROJECT = {
+    # a kernel no ROCm backend builds: nothing below its folder is built for ROCm
+    "hopper-gemm/build.toml": '[general]\nname = "hopper-gemm"\nbackends = ["cuda"]\n\n'
+                              '[kernel.gemm]\nbackend = "cuda"\nsrc = ["gemm/gemm.cu", "gemm/gemm.cuh"]\n',
+    "hopper-gemm/gemm/gemm.cu": KERNEL_CU,
+    "hopper-gemm/gemm/gemm.cuh": KERNEL_CU,
+    "hopper-gemm/torch-ext/hopper_gemm/__init__.py": CAPABILITY_PY,
+    # a kernel with both backends: a source only its cuda kernel lists is CUDA-only
+    "activation/build.toml": '[general]\nname = "activation"\nbackends = ["cuda", "rocm"]\n\n'
+                             '[kernel.activation]\nbackend = "cuda"\nsrc = ["csrc/act.cu", "csrc/cuda_only.cu"]\n\n'
+                             '[kernel.activation_rocm]\nbackend = "rocm"\nsrc = ["csrc/act.cu"]\n',
+    "activation/csrc/act.cu": KERNEL_CU,
+    "activation/csrc/cuda_only.cu": KERNEL_CU,
+    "activation/torch-ext/activation/__init__.py": CAPABILITY_PY,
+    "other/build.toml": "[tool.something]\nbackends = []\n",  # not kernel-builder's: left alone
+    "other/x.cu": KERNEL_CU,
+}
+
+
+def test_a_kernel_builder_folder_without_a_rocm_backend_is_cuda_only(tmp_path: Path) -> None:
+    root = _project(tmp_path, KERNEL_BUILDER_PROJECT)
+    assert _found(root) == [("activation/csrc/act.cu", 1, "HG101"),
+                            ("activation/torch-ext/activation/__init__.py", 3, "HG303"),
+                            ("other/x.cu", 1, "HG101")]
+    assert run_cli("init", cwd=root).code == 0
+    text = (root / ".hipify-guard.toml").read_text(encoding="utf-8")
+    assert '"/hopper-gemm/**",  # hopper-gemm/build.toml:3: backends: cuda (no rocm)' in text, text
+    assert '"/activation/csrc/cuda_only.cu",  # activation/build.toml:5: [kernel.activation] src' in text, text
+    assert _found(root) == [("activation/csrc/act.cu", 1, "HG101"),
+                            ("activation/torch-ext/activation/__init__.py", 3, "HG303"),
+                            ("other/x.cu", 1, "HG101")]  # the written configuration says the same
+    (root / ".hipify-guard.toml").unlink()
+    (root / "activation/build.toml").write_text("[general\n", encoding="utf-8")  # broken: noted, the rest read
+    assert ("activation/csrc/cuda_only.cu", 1, "HG101") in _found(root)

@@ -126,6 +126,7 @@ class BuildFileFacts:
     definitions: tuple[Definition, ...] = ()
     sources: tuple[SourceFact, ...] = ()
     notes: tuple[str, ...] = ()  # files that could not be read or parsed, and why
+    cuda_only_folders: tuple[tuple[str, Evidence], ...] = ()  # folders no ROCm build compiles anything of
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

@@ -2,7 +2,8 @@
 
 The tree below `root` is walked once (`build_tree`: vendored copies, submodules and build trees
 left out). Read: `CMakeLists.txt` and `*.cmake` files and headers configured with `#cmakedefine`
-(`cmake_reader`), `setup.py` files and the project modules they import (`setup_py_reader`).
+(`cmake_reader`), `setup.py` files and the project modules they import (`setup_py_reader`),
+Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`).
 Nothing is executed; a file that cannot be read or parsed is noted and the rest is read.
 
 A file is one platform's (`BuildFileFacts.sources`) when some build file names it for that
@@ -22,6 +23,7 @@ from .build_conditions import CUDA, ROCM
 from .build_facts import BuildFileFacts, Mention, ReaderResult, SourceFact
 from .build_tree import walk
 from .cmake_reader import read_cmake
+from .kernel_builder_reader import read_kernel_builds
 from .setup_py_reader import read_setup_py
 from .source_layout import layout_facts
 from .source_matching import Matcher
@@ -36,7 +38,9 @@ def read_build_files(root: str) -> BuildFileFacts:
     notes: list[str] = []
     tree = walk(root, notes)
     texts = _Texts(root, notes)
-    results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts)]
+    kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
+    results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts),
+               kernel_builds.result]
     definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence): item
                          for result in results for item in result.definitions}.values())
     mentions = [item for result in results for item in result.mentions]
@@ -50,7 +54,8 @@ def read_build_files(root: str) -> BuildFileFacts:
         sources = [fact for fact in sources if fact.platform != CUDA]
     sources += layout_facts(root, tree, claimed)
     files = tuple(path for result in results for path in result.files)
-    return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)))
+    return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
+                          kernel_builds.cuda_only_folders)
 
 
 def _opaque_hipify(results: Sequence[ReaderResult], mentions: Sequence[Mention]) -> str | None:

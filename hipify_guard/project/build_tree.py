@@ -31,13 +31,14 @@ class Tree:
     cmake: tuple[str, ...]
     headers: tuple[str, ...]
     setup_py: tuple[str, ...]
+    kernel_builds: tuple[str, ...]  # Hugging Face kernel-builder `build.toml` files
     sources: tuple[str, ...]
     folders: dict[str, tuple[str, ...]]
 
 
 def walk(root: str, notes: list[str]) -> Tree:
     """One walk of the tree: build files, source files and folders (see the module docstring)."""
-    cmake, headers, setup_py, sources = [], [], [], []
+    cmake, headers, setup_py, kernel_builds, sources = [], [], [], [], []
     folders: dict[str, tuple[str, ...]] = {}
     submodules = _submodules(root)
     pending: list[tuple[str, GitIgnore]] = [("", GitIgnore.above(root))]
@@ -68,17 +69,20 @@ def walk(root: str, notes: list[str]) -> Tree:
                     children.append(name)
             elif name.rpartition(".")[2].lower() in SOURCE_EXTENSIONS:
                 sources.append(prefix + name)  # (sources only match patterns: an ignored one costs nothing)
-            elif name.endswith((".txt", ".cmake", ".in", ".py")) and _wanted(entry, ignored):
+            elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and _wanted(entry, ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):
                     cmake.append(prefix + name)
                 elif _HEADER_TEMPLATE.fullmatch(name):
                     headers.append(prefix + name)
                 elif name == "setup.py":
                     setup_py.append(prefix + name)
+                elif name == "build.toml":
+                    kernel_builds.append(prefix + name)
         children.sort()
         folders[folder] = tuple(children)
         pending.extend((prefix + name, rules.below(name)) for name in reversed(children))
-    return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(sources)), folders)
+    return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(kernel_builds)),
+                tuple(sorted(sources)), folders)
 
 
 def _wanted(entry: os.DirEntry[str], ignored: Callable[[str, bool], bool] | None) -> bool:

@@ -6,7 +6,8 @@ down for a person to review.
 From the build files (`build_files`): macros only the ROCm build defines, in every ROCm build
 (`rocm-build-macros` when the name reads as the build's switch, else `rocm-build-defines` with
 their values: CuPy's and gloo's `-D__HIP_PLATFORM_HCC__=1`); macros only CUDA builds define
-(`cuda-build-macros`); files only the CUDA build compiles (`cuda-only-files`). How the sources
+(`cuda-build-macros`); files only the CUDA build compiles (`cuda-only-files`: files, and folders
+whose kernel-builder `build.toml` names no ROCm backend, as `folder/**`). How the sources
 reach ROCm: through PyTorch's hipify (a `setup.py` or CMake file that uses
 `torch.utils.cpp_extension` or `hipify_torch`; PyTorch itself), or natively.
 """
@@ -51,6 +52,11 @@ class Inference:
     profile: ProjectProfile
     cuda_only_files: frozenset[str]  # absolute paths
     entries: tuple[Entry, ...]
+    cuda_only_folders: tuple[str, ...] = ()  # absolute folders: nothing below them is built for ROCm
+
+    def is_cuda_only(self, path: str) -> bool:
+        """Whether only the CUDA build compiles the file `path` (absolute)."""
+        return path in self.cuda_only_files or any(path.startswith(folder + os.sep) for folder in self.cuda_only_folders)
 
 
 @lru_cache(maxsize=64)
@@ -77,7 +83,9 @@ def infer(root: str) -> Inference:
     entries += [Entry("cuda-build-macros", name, _shown(facts.cuda_macros[name][0].evidence)) for name in cuda_macros]
     evidence = {name: _shown(fact.evidence) for fact in facts.sources if fact.platform == CUDA for name in fact.files}
     evidence.update(_headers_beside(root, facts.cuda_only_files, facts.rocm_only_files))
-    cuda_only = sorted(evidence)
+    folders = facts.cuda_only_folders
+    entries += [Entry("cuda-only-files", posixpath.join(folder, "**"), _shown(why)) for folder, why in folders]
+    cuda_only = sorted(name for name in evidence if not any(_below(name, folder) for folder, _ in folders))
     entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
     hipify, why, scopes = _hipify(root, facts)
     if hipify:
@@ -90,7 +98,13 @@ def infer(root: str) -> Inference:
                              platform_names=names, hipify=hipify, torch_scopes=tuple(folder for folder, _ in scopes),
                              inferred_cuda_build=frozenset(cuda_macros),
                              rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence)
-    return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries))
+    return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
+                     tuple(os.path.join(root, folder) if folder else root for folder, _ in folders))
+
+
+def _below(name: str, folder: str) -> bool:
+    """Whether the root-relative file `name` lies below the root-relative `folder` ("" for the root)."""
+    return not folder or name.startswith(folder + "/")
 
 
 def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfile:

@@ -168,7 +168,7 @@ def with_profiles(jobs: list[Job], options: Sequence[Options]) -> list[Job]:
             if key not in shared:
                 shared[key] = replace(settings, profile=merged(settings.profile, inference.profile))
             settings = shared[key]
-            cuda_only = cuda_only or os.path.abspath(path) in inference.cuda_only_files
+            cuda_only = cuda_only or inference.is_cuda_only(os.path.abspath(path))
         if cuda_only and not BuildSources.of(job_options):
             job = replace(job, codes=cuda_only_codes(job.codes))
         result.append(job if settings is job.settings else replace(job, settings=settings))

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis, Literal
 from .api_knowledge import ApiView, knowledge, route
-from .code_tokens import identifiers, segments
+from .code_tokens import define_bodies, identifiers, segments
 from .definitions import definitions_of
+from .rocm_code import expanded_only_off_rocm
 from .platforms import UNDEFINED, Platform, satisfiable
 from .rocm_versions import EVERY, Version, earliest
 
@@ -61,6 +62,7 @@ class BranchApis:
         self.guard_macros = (macros.cuda_version_macros | macros.rocm_macros
                              | {macros.rocm_macro, macros.rocm_version_macro})
         self._segments: dict[int, list[tuple[int, int]]] | None = None
+        self._defines: dict[int, bytes] | None = None  # `define_bodies`
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
@@ -90,8 +92,9 @@ class BranchApis:
         return known
 
     def uses(self, arm: Arm) -> tuple[ApiUse, ...]:
-        """Known names in the arm's own code (nested conditionals excluded), in file order.
-        Whether the project defines a name itself is `project_defines`, asked last: it reads
+        """Known names in the arm's own code (nested conditionals excluded), in file order; the
+        replacement list of a macro the file expands only where ROCm compiles nothing is left
+        out. Whether the project defines a name itself is `project_defines`, asked last: it reads
         the whole file."""
         key = arm.directive.hash
         if key not in self._uses:
@@ -99,10 +102,22 @@ class BranchApis:
                 self._segments = segments(self.file)
             names = knowledge().names
             data = self.file.data
-            self._uses[key] = tuple(ApiUse(offset, offset + len(name), name.decode("ascii"))
-                                    for start, end in self._segments.get(key, ())
-                                    for offset, name in identifiers(data, start, end, names))
+            found = []
+            for start, end in self._segments.get(key, ()):
+                named = [ApiUse(offset, offset + len(name), name.decode("ascii"))
+                         for offset, name in identifiers(data, start, end, names)]
+                if named and not self._unexpanded_on_rocm(start):
+                    found += named
+            self._uses[key] = tuple(found)
         return self._uses[key]
+
+    def _unexpanded_on_rocm(self, start: int) -> bool:
+        """Whether the segment at `start` is the replacement list of a macro that the file expands
+        only in code no ROCm model compiles."""
+        if self._defines is None:
+            self._defines = define_bodies(self.file)
+        name = self._defines.get(start)
+        return name is not None and expanded_only_off_rocm(self.file, name)
 
     def project_defines(self, use: ApiUse) -> bool:
         """Whether the project defines the used name itself for ROCm (`definitions`): a shim."""

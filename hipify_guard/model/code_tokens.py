@@ -30,7 +30,7 @@ _LEXEME = re.compile(_LEXEMES, re.S)
 # The same lexemes, and punctuators (the few two-byte ones a declaration's shape depends on).
 _TOKEN = re.compile(_LEXEMES + rb"|(?P<punct>::|->|==|!=|<=|&&|\|\||[^\sA-Za-z0-9_])", re.S)
 NUMBER = b"0"  # what `tokens` yields for every number
-_DEFINE_HEAD = re.compile(rb"[ \t\f\v]*[A-Za-z_][A-Za-z0-9_]*(?:\([^)]*\))?")
+_DEFINE_HEAD = re.compile(rb"[ \t\f\v]*([A-Za-z_][A-Za-z0-9_]*)(?:\([^)]*\))?")
 
 
 def identifiers(data: bytes, start: int, end: int, names: Container[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -50,6 +50,18 @@ def tokens(data: bytes, start: int, end: int) -> Iterator[tuple[int, bytes]]:
             yield match.start(), match.group(kind)
         elif kind == "number":
             yield match.start(), NUMBER
+
+
+def define_bodies(file: FileAnalysis) -> dict[int, bytes]:
+    """The start offset of each `#define`'s replacement list (a segment of `segments`) -> the macro's name."""
+    data = file.data
+    found = {}
+    for directive in file.scan.directives:
+        if directive.kind == "define":
+            head = _DEFINE_HEAD.match(data, directive.keyword[1], directive.argument[1])
+            if head is not None:
+                found[head.end()] = head.group(1)
+    return found
 
 
 def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:

@@ -1,7 +1,8 @@
 """The C++ code (not directives) that some ROCm model compiles, located with the scanner alone.
 
 `code_mentions` is the cheap gate in front of libclang: where names occur outside directives in
-code reachable on ROCm. `rocm_view` is what libclang parses: the file's bytes with every
+code reachable on ROCm. `expanded_only_off_rocm` says a macro the file expands is never expanded
+in code a ROCm model compiles. `rocm_view` is what libclang parses: the file's bytes with every
 conditional directive and all code no ROCm model compiles blanked (bytes become spaces, line
 breaks stay), so offsets are unchanged and the parser sees exactly the ROCm-reachable code.
 """
@@ -67,6 +68,44 @@ def code_mentions(file: FileAnalysis, names: Iterable[str]) -> list[int]:
                 found.append(position)
             position = data.find(word, end)
     return sorted(found)
+
+
+def expanded_only_off_rocm(file: FileAnalysis, name: bytes) -> bool:
+    """Whether the file expands the macro `name` and only in code no ROCm model compiles: then what its replacement list names is
+    never compiled on ROCm (cutlass's `CUTLASS_CUDA_DRIVER_WRAPPER_DECL`, expanded only under
+    `__CUDACC_VER_MAJOR__ >= 12`). A macro the file never expands (it is for the files that include
+    it), or that another `#define` names, may be expanded anywhere."""
+    data = file.data
+    directives = file.scan.directives
+    lines = DirectiveLines(directives)
+    comments = Comments(file.scan.comments)
+    expanded = False
+    position = data.find(name)
+    while position >= 0:
+        end = position + len(name)
+        whole = (position == 0 or data[position - 1] not in _IDENTIFIER) and (
+            end == len(data) or data[end] not in _IDENTIFIER)
+        if whole and position not in comments:
+            if position in lines:
+                directive = directives[bisect_right(lines.hashes, position) - 1]
+                if directive.kind == "define" and position > _name_end(data, directive):
+                    return False  # another macro's replacement list names it
+            elif reachable_on_rocm(file, position):
+                return False
+            else:
+                expanded = True
+        position = data.find(name, end)
+    return expanded
+
+
+def _name_end(data: bytes, directive: Directive) -> int:
+    """The offset after the name a `#define` defines."""
+    start = directive.keyword[1]
+    while start < directive.argument[1] and data[start] in b" \t\f\v":
+        start += 1
+    while start < directive.argument[1] and data[start] in _IDENTIFIER:
+        start += 1
+    return start
 
 
 def rocm_view(file: FileAnalysis) -> bytes:

@@ -282,3 +282,26 @@ def test_a_kernel_builder_folder_without_a_rocm_backend_is_cuda_only(tmp_path: P
     (root / ".hipify-guard.toml").unlink()
     (root / "activation/build.toml").write_text("[general\n", encoding="utf-8")  # broken: noted, the rest read
     assert ("activation/csrc/cuda_only.cu", 1, "HG101") in _found(root)
+
+
+def test_an_op_builder_module_the_setup_py_imports_builds_through_pytorchs_hipify(tmp_path: Path) -> None:
+    """DeepSpeed's layout: `setup.py` imports `op_builder/builder.py`, which builds the ops with
+    `CUDAExtension` (so PyTorch's hipify renames `CUBLAS_GEMM_DEFAULT_TENSOR_OP`) and passes
+    `-D__HIP_PLATFORM_AMD__=1` on ROCm; that definition does not make the build native."""
+    root = _project(tmp_path, {
+        "setup.py": "from op_builder import ALL_OPS\nsetup(name='ds', ext_modules=[op.builder() for op in ALL_OPS])\n",
+        "op_builder/__init__.py": "from .builder import ALL_OPS\n",
+        "op_builder/builder.py": (
+            "import torch\nfrom torch.utils.cpp_extension import CUDAExtension\n\n\n"
+            "def is_rocm_pytorch():\n    return torch.version.hip is not None\n\n\n"
+            "class OpBuilder:\n    def builder(self):\n        cxx_args = []\n"
+            "        if is_rocm_pytorch():\n            cxx_args.append('-D__HIP_PLATFORM_AMD__=1')\n"
+            "        return CUDAExtension('op', ['csrc/blas.cu'], extra_compile_args={'cxx': cxx_args})\n\n\n"
+            "ALL_OPS = [OpBuilder()]\n"),
+        "csrc/blas.cu": ("#include <cublas_v2.h>\n"
+                         "#if defined(__HIP_PLATFORM_AMD__) && TORCH_VERSION_MAJOR < 2\n"
+                         "static int algo = HIPBLAS_GEMM_DEFAULT;\n#else\n"
+                         "static int algo = CUBLAS_GEMM_DEFAULT_TENSOR_OP;\n#endif\n")})
+    result = run_cli("files", "csrc/blas.cu", cwd=root)
+    assert "judged under PyTorch's hipify (PyTorch's hipify only: the project builds through it)" in result.stdout
+    assert [code for _, _, code in _found(root, "--select", "HG204")] == []

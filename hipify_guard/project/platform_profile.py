@@ -149,13 +149,14 @@ def _headers_beside(root: str, cuda_only: frozenset[str], rocm_only: frozenset[s
 def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str, str]]]:
     """How the sources reach ROCm project-wide ("" when no build file says so for all of them),
     the evidence, and the folders whose sources a build file builds through PyTorch's hipify
-    (a `setup.py` or `CMakeLists.txt`: its folder; a CMake module: the whole project), each with
-    the line that says so."""
+    (a `setup.py` or `CMakeLists.txt`: its folder; a project module a setup.py imports: that
+    setup.py's folder; a CMake module: the whole project), each with the line that says so."""
     if os.path.isdir(os.path.join(root, "aten", "src", "ATen")) and os.path.isdir(os.path.join(root, "c10")):
         return TORCH, "aten/src/ATen and c10/: this is PyTorch itself", []
     scopes = []
+    scripts = [posixpath.dirname(path) for path in facts.files_read if posixpath.basename(path) == "setup.py"]
     for path in facts.files_read:
-        if not path.endswith(("setup.py", "CMakeLists.txt", ".cmake")):
+        if not path.endswith(("setup.py", "CMakeLists.txt", ".cmake", ".py")):
             continue
         try:
             with open(os.path.join(root, path), encoding="utf-8", errors="replace") as stream:
@@ -165,7 +166,7 @@ def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str,
         match = _TORCH_BUILD.search(text)
         if match:
             line = text.count("\n", 0, match.start()) + 1
-            folder = root if path.endswith(".cmake") else os.path.join(root, posixpath.dirname(path))
+            folder = root if path.endswith(".cmake") else os.path.join(root, _build_folder(path, scripts))
             scopes.append((os.path.normpath(folder), f"{path}:{line}: {text.splitlines()[line - 1].strip()}"))
     def outside(path: str) -> bool:
         return not any(os.path.join(root, path).startswith(os.path.join(folder, "")) for folder, _ in scopes)
@@ -177,6 +178,17 @@ def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str,
     if native:
         return NATIVE, "the build files build for ROCm natively, not through PyTorch's hipify", scopes
     return "", "", scopes
+
+
+def _build_folder(path: str, scripts: list[str]) -> str:
+    """The folder a build file builds: its own (a setup.py, a CMakeLists.txt), or for a project
+    module a setup.py imports (DeepSpeed's `op_builder/builder.py`) the folder of the nearest
+    setup.py above it."""
+    folder = posixpath.dirname(path)
+    if posixpath.basename(path) in ("setup.py", "CMakeLists.txt"):
+        return folder
+    above = [script for script in scripts if not script or folder == script or folder.startswith(script + "/")]
+    return max(above, key=len) if above else folder
 
 
 def _reserved(name: str) -> bool:

@@ -216,3 +216,22 @@ def test_skipped_folders(tmp_path):
     (tmp_path / ".git").mkdir()
     facts = read_build_files(str(tmp_path))
     assert facts.files_read == ()
+
+
+def test_files_of_one_folder_whose_names_differ_by_the_platform_word(tmp_path):
+    """ggml's `vendors/cuda.h` beside `vendors/hip.h`: one is included where the other is."""
+    files = {
+        "vendors/cuda.h": "#include <cuda.h>\n", "vendors/hip.h": "#include <hip/hip_runtime.h>\n",
+        "vendors/musa.h": "\n",
+        "policy/cuda.hpp": "\n", "policy/hip.hpp": '#include "cuda.hpp"\n',  # a wrapper of the CUDA file
+        "hooks/cuda_hooks.cpp": "\n", "hooks/hip_hooks.cpp": "\n",  # stubs of disabled backends: no platform names
+        "kinds/cuda.cu": "\n", "kinds/hip.h": "\n",  # a source and a header: no counterparts
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    facts = read_build_files(str(tmp_path))
+    assert facts.cuda_only_files == {"vendors/cuda.h"}
+    assert facts.rocm_only_files == {"vendors/hip.h"}
+    (fact,) = [fact for fact in facts.sources if fact.platform == CUDA]
+    assert (fact.condition, str(fact.evidence)) == ("cuda.h beside hip.h, its counterpart", "vendors/hip.h")

@@ -6,7 +6,9 @@ CUDA-only when the HIP folder has its counterpart: the same place below the fold
 with the platform word swapped (`Kokkos_Cuda_Team.hpp` / `Kokkos_HIP_Team.hpp`, `device_conj.cu` /
 `device_conj.hip`) and of the same kind (header or not), that does not name the CUDA file
 (`cuda/forall.hpp` when both have one name: a HIP wrapper that includes its CUDA original
-compiles both). The counterpart is ROCm-only. A folder
+compiles both). The counterpart is ROCm-only. The same holds for two files of one folder whose
+names differ only by the platform word (ggml's `vendors/cuda.h` beside `vendors/hip.h`, RAJA's
+`policy/cuda.hpp` beside `policy/hip.hpp`: one is included where the other is). A folder
 with no counterparts (`ggml-hip/`, only a CMakeLists.txt that compiles `../ggml-cuda/`) says
 nothing; nor does a layout about a file some build file names for another build.
 """
@@ -37,6 +39,31 @@ def layout_facts(root: str, tree: Tree, claimed: dict[str, set[str | None]]) -> 
             cuda_folder = f"{parent}/{cuda}" if parent else cuda
             hip_folder = f"{parent}/{hip}" if parent else hip
             facts.extend(_pair_facts(root, cuda_folder, hip_folder, tree.sources, claimed))
+    for folder in tree.folders:
+        facts.extend(_file_pair_facts(root, folder, tree.sources, claimed))
+    return facts
+
+
+def _file_pair_facts(root: str, folder: str, files: Sequence[str], claimed: dict[str, set[str | None]]) -> list[SourceFact]:
+    """CUDA-only and ROCm-only files among the files of one folder, by names that differ only by
+    the platform word (`cuda.h` / `hip.h`, `Foo_Cuda.hpp` / `Foo_HIP.hpp`)."""
+    inside = [path for path in (_below(files, folder) if folder else files) if "/" not in path[len(folder) + 1 if folder else 0:]]
+    by_platform: dict[str, dict[tuple, str]] = {CUDA: {}, ROCM: {}}
+    for path in inside:
+        name = posixpath.basename(path)
+        platform = name_holds(name.partition(".")[0]).platform
+        if platform is not None:
+            by_platform[platform].setdefault((_key(name.partition(".")[0]), is_header(name)), path)
+    facts = []
+    for key, path in by_platform[CUDA].items():
+        twin = by_platform[ROCM].get(key)
+        if twin is None or not claimed.get(path, {CUDA}) <= {CUDA} or not claimed.get(twin, {ROCM}) <= {ROCM}:
+            continue
+        if _names(os.path.join(root, twin), posixpath.basename(path)):
+            continue
+        because = f"{posixpath.basename(path)} beside {posixpath.basename(twin)}, its counterpart"
+        facts.append(SourceFact(path, CUDA, because, Evidence(twin, 0, ""), (path,)))
+        facts.append(SourceFact(twin, ROCM, because, Evidence(path, 0, ""), (twin,)))
     return facts
 
 

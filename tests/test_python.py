@@ -107,6 +107,16 @@ def test_project_flags_are_configurable_and_validated(tmp_path: Path) -> None:
     assert result.code == 2 and "python-cuda-flags" in result.stderr and "'is cuda'" in result.stderr
 
 
+def test_cuda_only_modules_are_configurable_and_validated(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text("import torch\nimport warpforge.nv\nH = torch.cuda.get_device_capability()[0] == 9\n")
+    assert [item["code"] for item in _json("k.py", cwd=tmp_path)] == ["HG303"]
+    (tmp_path / "pyproject.toml").write_text('[tool.hipify-guard]\nextend-python-cuda-modules = ["warpforge"]\n')
+    assert run_cli("check", "--no-cache", "k.py", cwd=tmp_path).code == 0
+    (tmp_path / "pyproject.toml").write_text('[tool.hipify-guard]\npython-cuda-modules = ["warp forge"]\n')
+    result = run_cli("check", "--no-cache", "k.py", cwd=tmp_path)
+    assert result.code == 2 and "python-cuda-modules" in result.stderr and "warp forge" in result.stderr
+
+
 def test_suppressions_are_python_comments_only(tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text(
         "import torch\n"

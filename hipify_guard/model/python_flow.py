@@ -7,7 +7,8 @@ right of `torch.version.cuda is not None and ...`, a branch of `x if IS_ROCM els
 early exit under a test true there (`if torch.version.hip: return`, `raise`, `continue`,
 `break`, `sys.exit()`, `pytest.skip()`), after an `assert` false there, in tests skipped there
 (`@pytest.mark.skipif(torch.version.hip is not None, ...)`, `@skipIfRocm`, `pytestmark = ...`),
-and in a module-level function that the file calls only from such code. On ROCm a comparison of
+in a file that imports a CUDA-only module unconditionally at module level (`import cutlass.cute`:
+`PythonPlatforms.cuda_modules`), and in a module-level function that the file calls only from such code. On ROCm a comparison of
 the device capability is decided when every AMD GPU gives it the same value
 (`python_capability`: all report a major of 9 or more), and `torch.distributed` has no MPI or
 UCC. Names resolve through imports and one level of aliases (`symbols`); the project's flags are
@@ -161,12 +162,23 @@ class PlatformFlow:
     # -- reachability ---------------------------------------------------------------------------
 
     def _module(self, tree: ast.Module) -> None:
-        if any(self._skip_mark(statement) for statement in tree.body):
+        if any(self._skip_mark(statement) or self._cuda_import(statement) for statement in tree.body):
             self._dead.add(id(tree))
             return
         self._block(tree.body, True)
         self._expressions()
         self._helpers(tree)
+
+    def _cuda_import(self, statement: ast.stmt) -> bool:
+        """On ROCm: whether the module-level statement imports a CUDA-only module."""
+        if not self.rocm:
+            return False
+        if isinstance(statement, ast.Import):
+            return any(self.platforms.cuda_module(alias.name) for alias in statement.names)
+        if isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
+            return self.platforms.cuda_module(statement.module) or any(
+                self.platforms.cuda_module(f"{statement.module}.{alias.name}") for alias in statement.names)
+        return False
 
     def _expressions(self) -> None:
         """Operands of `and`/`or`, branches of conditional expressions and comprehension items

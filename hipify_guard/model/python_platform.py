@@ -24,6 +24,10 @@ DEFAULT_ROCM_FLAGS = (
     "is_hip()", "is_rocm()", "is_rocm_pytorch()", "_is_hip()", "_is_rocm()",
 )
 DEFAULT_CUDA_FLAGS = ("IS_NVIDIA", "current_platform.is_cuda()", "is_cuda()", "_is_cuda()")
+# Modules written for NVIDIA GPUs' own programming models, with no ROCm build: a file that imports
+# one unconditionally at module level runs only on CUDA (CUTLASS's Python DSLs, CuTe DSL among
+# them: `nvidia-cutlass-dsl`; cuTile; TensorRT and TensorRT-LLM).
+DEFAULT_CUDA_MODULES = ("cutlass", "cuda.tile", "tensorrt", "tensorrt_llm")
 # Test decorators that skip the test on ROCm (torch's, and the real trees' own).
 ROCM_SKIP_DECORATORS = frozenset({"skipIfRocm", "skip_if_rocm", "skip_rocm", "disable_on_rocm"})
 CALL = "()"  # the part a call without arguments adds to a dotted name
@@ -44,10 +48,16 @@ def _compiled(specs: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 @dataclass(frozen=True, slots=True)
 class PythonPlatforms:
-    """The project's platform flags (configuration keys `python-rocm-flags`, `python-cuda-flags`)."""
+    """The project's platform flags (configuration keys `python-rocm-flags`, `python-cuda-flags`)
+    and its CUDA-only modules (`python-cuda-modules`)."""
 
     rocm_flags: tuple[str, ...] = DEFAULT_ROCM_FLAGS
     cuda_flags: tuple[str, ...] = DEFAULT_CUDA_FLAGS
+    cuda_modules: tuple[str, ...] = DEFAULT_CUDA_MODULES  # `python-cuda-modules`
+
+    def cuda_module(self, module: str) -> bool:
+        """Whether importing `module` (a dotted absolute name) means the code runs only on CUDA."""
+        return any(module == name or module.startswith(name + ".") for name in self.cuda_modules)
 
     def flag(self, names: tuple[str, ...]) -> bool | None:
         """True for a ROCm flag, False for a CUDA flag, None for neither (`names`: dotted parts,

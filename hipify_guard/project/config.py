@@ -15,7 +15,7 @@ from typing import Any
 
 from ..model.profile import BUILTIN_MODELS
 from ..model.platforms import CUDA_ARCH_MACROS, CUDA_VERSION_MACROS, EMPTY, ROCM_MACROS, UNDEFINED, UserModel
-from ..model.python_platform import DEFAULT_CUDA_FLAGS, DEFAULT_ROCM_FLAGS, flag_problem
+from ..model.python_platform import DEFAULT_CUDA_FLAGS, DEFAULT_CUDA_MODULES, DEFAULT_ROCM_FLAGS, flag_problem
 from ..model.settings import Policy, parse_version
 
 CONFIG_NAMES = (".hipify-guard.toml", "hipify-guard.toml", "pyproject.toml")
@@ -58,6 +58,7 @@ class Options:
     cuda_version_macros: tuple[str, ...] = CUDA_VERSION_MACROS
     python_rocm_flags: tuple[str, ...] = DEFAULT_ROCM_FLAGS  # Python names/calls true on ROCm only
     python_cuda_flags: tuple[str, ...] = DEFAULT_CUDA_FLAGS  # ... and true on CUDA only
+    python_cuda_modules: tuple[str, ...] = DEFAULT_CUDA_MODULES  # modules only CUDA has (`import cutlass`)
     models: tuple[str, ...] | None = None  # None: the built-in models and every user model
     user_models: tuple[UserModel, ...] = ()
     compile_commands: str | None = None  # the ROCm build's compile_commands.json
@@ -131,7 +132,8 @@ def merge(options: Options, layers: list[tuple[dict, str]]) -> Options:
 
 _EXTENSIONS_OF = {"extend-select": "extend_select", "extend-exclude": "extend_exclude",
                   "extend-rocm-macros": "rocm_macros", "extend-cuda-version-macros": "cuda_version_macros",
-                  "extend-python-rocm-flags": "python_rocm_flags", "extend-python-cuda-flags": "python_cuda_flags"}
+                  "extend-python-rocm-flags": "python_rocm_flags", "extend-python-cuda-flags": "python_cuda_flags",
+                  "extend-python-cuda-modules": "python_cuda_modules"}
 _RESETS = {"select": "extend_select"}  # as in ruff: `select` restarts the selection; extend-exclude accumulates
 
 
@@ -185,7 +187,8 @@ def _user_model(name: str, spec: dict[str, Any]) -> UserModel:
 _STRING_LISTS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "extensions", "models",
                  "rocm-macros", "extend-rocm-macros", "cuda-version-macros", "extend-cuda-version-macros",
                  "rocm-files", "cuda-only-files", "rocm-build-macros", "cuda-build-macros", "python-rocm-flags",
-                 "extend-python-rocm-flags", "python-cuda-flags", "extend-python-cuda-flags")
+                 "extend-python-rocm-flags", "python-cuda-flags", "extend-python-cuda-flags", "python-cuda-modules",
+                 "extend-python-cuda-modules")
 _STRINGS = ("extend", "policy", "min-rocm", "rocm-macro", "rocm-version-macro", "compile-commands",
             "cuda-compile-commands", "hipify")
 HIPIFY_KINDS = ("torch-extension", "torch", "native")
@@ -251,6 +254,9 @@ def _list_problem(key: str, items: list[str], known_codes: frozenset[str]) -> st
         return f"not a macro name: {', '.join(bad)}" if bad else ""
     if key.endswith("flags"):
         return next((problem for problem in map(flag_problem, items) if problem), "")
+    if key.endswith("modules"):
+        bad = [name for name in items if not all(part.isidentifier() for part in name.split("."))]
+        return f"not a dotted module name: {', '.join(bad)}" if bad else ""
     return ""
 
 

@@ -186,7 +186,7 @@ def to_settings(options: Options) -> Settings:
                              cuda_build_macros=frozenset(options.cuda_build_macros),
                              build_definitions=options.rocm_build_defines, infer=options.infer_platforms,
                              hipify=options.hipify, choose_models=options.models is None)
-    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags)
+    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags, options.python_cuda_modules)
     return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile,
                     python=python)
 

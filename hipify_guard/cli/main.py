@@ -122,11 +122,11 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     known = _read_baseline(baseline_file) if baseline_file else None
     inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
     inputs.extensions = project.extensions(inputs.paths)
+    cache = None if no_cache or mode != CHECK else open_cache()
     try:
-        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes, fix_read_only)
+        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes, fix_read_only, memo=cache)
     except ConfigError as error:
         raise UsageError(str(error)) from None
-    cache = None if no_cache or mode != CHECK else open_cache()
     reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
     if write_baseline_file:
         sys.exit(_write_baseline(write_baseline_file, reports, output))

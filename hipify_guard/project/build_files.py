@@ -12,16 +12,23 @@ from source lists (a header listed for CUDA may be included by code the ROCm bui
 pytorch_scatter lists `csrc/cuda/*.h` for its CUDA CMake build, and its setup.py compiles the
 `.cu` files that include them for ROCm too); only a folder layout claims them (`source_layout`).
 When the ROCm build compiles hipify outputs it does not name, no file is CUDA-only by the lists.
+
+The facts follow from the walk and the bytes of the files read, nothing else: a `FactsMemo` (the
+results cache of a check run) keeps them between runs under a digest of the walk, with the status
+of every file read, and a later run whose walk and files are unchanged takes them from it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import time
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from .build_conditions import CUDA, ROCM
 from .build_facts import BuildFileFacts, Mention, ReaderResult, SourceFact
-from .build_tree import walk
+from .build_tree import Tree, walk
 from .cmake_reader import read_cmake
 from .kernel_builder_reader import read_kernel_builds
 from .setup_py_reader import read_setup_py
@@ -30,14 +37,57 @@ from .source_matching import Matcher
 from .source_paths import is_header
 
 MAX_BUILD_FILE = 4 << 20  # bytes; a larger "build file" is generated or not one
+RACY_SECONDS = 2  # a file changed this recently may change again unseen: its facts are not kept
+Status = tuple[str, int, int, int]  # a file read: (root-relative path, mtime_ns, ctime_ns, size)
 
 
-def read_build_files(root: str) -> BuildFileFacts:
+class FactsMemo(Protocol):
+    """Where facts are kept between runs (`cache.Cache`)."""
+
+    def build_facts(self, key: bytes) -> tuple[BuildFileFacts, tuple[Status, ...]] | None: ...
+
+    def keep_build_facts(self, key: bytes, facts: BuildFileFacts, reads: tuple[Status, ...]) -> None: ...
+
+
+def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts:
     """The facts the build files below `root` state (see the module docstring)."""
     root = os.path.abspath(root)
     notes: list[str] = []
     tree = walk(root, notes)
+    key = _walk_digest(root, tree, notes) if memo is not None else b""
+    if memo is not None:
+        kept = memo.build_facts(key)
+        if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
+            return kept[0]
     texts = _Texts(root, notes)
+    facts = _read(root, tree, texts, notes)
+    if memo is not None:
+        reads = tuple((path, *status) for path in sorted(texts.read) if (status := _status(root, path)) is not None)
+        if len(reads) == len(texts.read) and all(mtime < time.time_ns() - RACY_SECONDS * 10**9 for _, mtime, _, _ in reads):
+            memo.keep_build_facts(key, facts, reads)
+    return facts
+
+
+def _walk_digest(root: str, tree: Tree, notes: list[str]) -> bytes:
+    """What the walk found (and could not read), as a digest: facts are kept per walk."""
+    digest = hashlib.sha256(root.encode("utf-8", "surrogateescape"))
+    for names in (tree.cmake, tree.headers, tree.setup_py, tree.kernel_builds, tree.sources, notes):
+        digest.update(b"\1" + "\0".join(names).encode("utf-8", "surrogateescape"))
+    for folder, children in sorted(tree.folders.items()):
+        digest.update(b"\2" + f"{folder}\0{'/'.join(children)}".encode("utf-8", "surrogateescape"))
+    return digest.digest()
+
+
+def _status(root: str, path: str) -> tuple[int, int, int] | None:
+    try:
+        status = os.stat(os.path.join(root, path))
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_ctime_ns, status.st_size
+
+
+def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
+    """Run the readers over the walk's build files."""
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts),
                kernel_builds.result]
@@ -52,7 +102,7 @@ def read_build_files(root: str) -> BuildFileFacts:
     if opaque:
         notes.append(opaque)
         sources = [fact for fact in sources if fact.platform != CUDA]
-    sources += layout_facts(root, tree, claimed)
+    sources += layout_facts(root, tree, claimed, texts.read)
     files = tuple(path for result in results for path in result.files)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
                           kernel_builds.cuda_only_folders)
@@ -79,9 +129,11 @@ class _Texts:
         self.root = root
         self.notes = notes
         self.cache: dict[str, str | None] = {}
+        self.read: set[str] = set()  # every file opened, by the readers and the layout (what the facts depend on)
 
     def __call__(self, path: str) -> str | None:
         if path not in self.cache:
+            self.read.add(path)
             self.cache[path] = self._read(path)
         return self.cache[path]
 

@@ -10,6 +10,9 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
 - `results-<tool key>`: (configuration key + content hash) -> the file's diagnostics and notes
   (`None`: nothing to report). The tool key covers the version and the installed code, the
   configuration key everything in the job but its paths, so any change of either misses.
+- `build-facts-<tool key>`: (project root + digest of its walk) -> what its build files say
+  (`build_files.read_build_files`) and the status of every file that was read for it; used only
+  while each of those files still has that status.
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
@@ -180,6 +183,26 @@ class Cache:
         self.new_index: dict[int, bytes] = {}
         self.new_results: dict[bytes, bytes | None] = {}
         self.racy = racy_after()  # taken once, at the start of the run
+        self.facts_path = folder / f"build-facts-{tool_key()}"
+        self._facts: dict[bytes, bytes] | None = None  # loaded when first asked
+        self.new_facts: dict[bytes, bytes] = {}
+
+    def build_facts(self, key: bytes):
+        """The build-file facts kept under `key` and the status of the files they were read from, or None."""
+        if self._facts is None:
+            self._loaded[self.facts_path] = _identity(self.facts_path)
+            self._facts = read_entries(self.facts_path, self.key)
+        payload = self._facts.get(key)
+        if payload is None:
+            return None
+        try:
+            return _FactsUnpickler(payload).load()
+        except Exception:  # noqa: BLE001 - a damaged entry is a miss
+            return None
+
+    def keep_build_facts(self, key: bytes, facts: object, reads: tuple) -> None:
+        """Keep build-file facts, with the status of the files read, for the next run."""
+        self.new_facts[key] = pickle.dumps((facts, reads), pickle.HIGHEST_PROTOCOL)
 
     def known_digest(self, status: os.stat_result) -> bytes | None:
         """The content hash recorded for a file whose status has not changed since."""
@@ -200,11 +223,12 @@ class Cache:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
             for path, loaded, new in ((self.index_path, self.index, self.new_index),
-                                      (self.results_path, self.results, self.new_results)):
+                                      (self.results_path, self.results, self.new_results),
+                                      (self.facts_path, self._facts, self.new_facts)):
                 if new:
-                    unchanged = self._loaded[path] is not None and self._loaded[path] == _identity(path)
-                    _merge_save(path, new, self.key, loaded if unchanged else None)
-            if self.new_results and is_ours(self.folder):
+                    unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
+                    _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None)
+            if (self.new_results or self.new_facts) and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
@@ -314,6 +338,20 @@ class _ReportUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
 
 
+class _FactsUnpickler(_ReportUnpickler):
+    """Builds only the build-file fact classes."""
+
+    _ALLOWED = frozenset({"BuildFileFacts", "Definition", "SourceFact", "Evidence"})
+    _MODULE = __name__.rsplit(".", 1)[0] + ".build_facts"
+
+    def find_class(self, module: str, name: str) -> object:
+        if module == self._MODULE and name in self._ALLOWED:
+            from . import build_facts
+
+            return getattr(build_facts, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+
+
 class _PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> object:
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
@@ -389,10 +427,13 @@ def _prune(folder: Path) -> None:
     """Keep the results of the `KEPT_BUILDS` most recent tool builds; drop temporary files that a
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
-    builds = sorted((entry for entry in entries if entry[2].startswith("results-")), reverse=True)
-    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-"))
+    old = []
+    for prefix in ("results-", "build-facts-"):
+        builds = sorted((entry for entry in entries if entry[2].startswith(prefix)), reverse=True)
+        old += [path for _, path, _ in builds[KEPT_BUILDS:]]
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-"))
              and when < time.time() - 3600]
-    for path in [path for _, path, _ in builds[KEPT_BUILDS:]] + stale:
+    for path in old + stale:
         try:
             os.unlink(path)
         except OSError:

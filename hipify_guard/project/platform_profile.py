@@ -26,7 +26,7 @@ from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import PLATFORM_MACROS
 from ..model.project_profile import ProjectProfile
 from .build_facts import BuildFileFacts
-from .build_files import read_build_files
+from .build_files import FactsMemo, read_build_files
 
 _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
                           r"find_package\s*\(\s*Torch\b")
@@ -60,9 +60,10 @@ class Inference:
 
 
 @lru_cache(maxsize=64)
-def infer(root: str) -> Inference:
-    """The inference for the project at `root` (an absolute folder), read once per run."""
-    facts = read_build_files(root)
+def infer(root: str, memo: FactsMemo | None = None) -> Inference:
+    """The inference for the project at `root` (an absolute folder), read once per run (and
+    kept between runs in `memo`, the results cache)."""
+    facts = read_build_files(root, memo)
     entries: list[Entry] = []
     rocm_macros, defines = [], []
     for name, definitions in sorted(facts.rocm_definitions.items()):

@@ -31,20 +31,22 @@ _PLATFORM_WORDS = ROCM_WORDS | CUDA_WORDS
 MAX_READ = 1 << 20  # bytes of a counterpart searched for the CUDA file's name
 
 
-def layout_facts(root: str, tree: Tree, claimed: dict[str, set[str | None]]) -> list[SourceFact]:
-    """CUDA-only and ROCm-only files by their folders (`claimed`: the build files' platforms per file)."""
+def layout_facts(root: str, tree: Tree, claimed: dict[str, set[str | None]], read: set[str]) -> list[SourceFact]:
+    """CUDA-only and ROCm-only files by their folders (`claimed`: the build files' platforms per
+    file); the counterparts it opens are added to `read`."""
     facts: list[SourceFact] = []
     for parent, children in tree.folders.items():
         for cuda, hip in _sibling_pairs(children):
             cuda_folder = f"{parent}/{cuda}" if parent else cuda
             hip_folder = f"{parent}/{hip}" if parent else hip
-            facts.extend(_pair_facts(root, cuda_folder, hip_folder, tree.sources, claimed))
+            facts.extend(_pair_facts(root, cuda_folder, hip_folder, tree.sources, claimed, read))
     for folder in tree.folders:
-        facts.extend(_file_pair_facts(root, folder, tree.sources, claimed))
+        facts.extend(_file_pair_facts(root, folder, tree.sources, claimed, read))
     return facts
 
 
-def _file_pair_facts(root: str, folder: str, files: Sequence[str], claimed: dict[str, set[str | None]]) -> list[SourceFact]:
+def _file_pair_facts(root: str, folder: str, files: Sequence[str], claimed: dict[str, set[str | None]],
+                     read: set[str]) -> list[SourceFact]:
     """CUDA-only and ROCm-only files among the files of one folder, by names that differ only by
     the platform word (`cuda.h` / `hip.h`, `Foo_Cuda.hpp` / `Foo_HIP.hpp`)."""
     inside = [path for path in (_below(files, folder) if folder else files) if "/" not in path[len(folder) + 1 if folder else 0:]]
@@ -59,6 +61,7 @@ def _file_pair_facts(root: str, folder: str, files: Sequence[str], claimed: dict
         twin = by_platform[ROCM].get(key)
         if twin is None or not claimed.get(path, {CUDA}) <= {CUDA} or not claimed.get(twin, {ROCM}) <= {ROCM}:
             continue
+        read.add(twin)
         if _names(os.path.join(root, twin), posixpath.basename(path)):
             continue
         because = f"{posixpath.basename(path)} beside {posixpath.basename(twin)}, its counterpart"
@@ -96,7 +99,7 @@ def _below(files: Sequence[str], folder: str) -> list[str]:
 
 
 def _pair_facts(root: str, cuda_folder: str, hip_folder: str, files: Sequence[str],
-                claimed: dict[str, set[str | None]]) -> list[SourceFact]:
+                claimed: dict[str, set[str | None]], read: set[str]) -> list[SourceFact]:
     counterparts = {}
     for path in _below(files, hip_folder):
         counterparts.setdefault(_file_key(path[len(hip_folder) + 1:]), path)
@@ -107,6 +110,7 @@ def _pair_facts(root: str, cuda_folder: str, hip_folder: str, files: Sequence[st
             continue
         name = os.path.basename(path)
         needle = name if name != os.path.basename(twin) else posixpath.basename(cuda_folder) + "/" + name
+        read.add(twin)
         if _names(os.path.join(root, twin), needle):
             continue
         because = f"{cuda_folder}/ beside {hip_folder}/, which has its counterpart"

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
@@ -29,6 +29,9 @@ from .discovery import Exclusion
 from .header_facts import included_facts
 from .job import CHECK, Job
 from .paths import project_root_of
+
+if TYPE_CHECKING:
+    from .build_files import FactsMemo
 
 COMMAND_LINE = "command line"
 
@@ -132,8 +135,9 @@ class Project:
         return frozenset(ext for path in inside for ext in self.options(path).extensions)
 
     def jobs(self, targets: Iterable[tuple[str, str]], given: Sequence[str], mode: str, unsafe: bool,
-             fix_read_only: bool = False) -> list[Job]:
-        """One job per target; walked files need an extension of their own configuration."""
+             fix_read_only: bool = False, memo: FactsMemo | None = None) -> list[Job]:
+        """One job per target; walked files need an extension of their own configuration (`memo`:
+        where the projects' build-file facts are kept between runs)."""
         named = set(given)
         chosen = []
         for name, path in targets:
@@ -146,10 +150,10 @@ class Project:
         jobs = [Job(name, path, settings, codes, mode, unsafe, read_only, frozenset() if path == "-" else near)
                 for name, path, _, settings, codes in chosen]
         options = [entry[2] for entry in chosen]
-        return with_project_defines(with_builds(with_profiles(jobs, options), options, given), mode)
+        return with_project_defines(with_builds(with_profiles(jobs, options, memo), options, given), mode)
 
 
-def with_profiles(jobs: list[Job], options: Sequence[Options]) -> list[Job]:
+def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo | None = None) -> list[Job]:
     """Each job with its project's platforms as the build files state them (spec §11.1: what the
     configuration does not say), and without the ROCm rules where only the CUDA build compiles
     the file (`cuda-only-files`, or the build files; a compilation database or `rocm-files` keeps
@@ -163,7 +167,7 @@ def with_profiles(jobs: list[Job], options: Sequence[Options]) -> list[Job]:
         if job_options.infer_platforms:
             from .platform_profile import infer, merged  # (reads the build files once per project and run)
 
-            inference = infer(project_root_of(path))
+            inference = infer(project_root_of(path), memo)
             key = (id(settings), inference.root)
             if key not in shared:
                 shared[key] = replace(settings, profile=merged(settings.profile, inference.profile))

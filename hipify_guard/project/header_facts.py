@@ -90,8 +90,8 @@ def _includes(path: str, root: str) -> tuple[str, ...]:
         text = (name or system).decode("utf-8", "surrogateescape")
         folders = quoted if name else angled
         found = next((candidate for folder in folders for template in _TEMPLATES
-                      if os.path.isfile(candidate := os.path.realpath(os.path.join(folder, text + template)))
-                      and (candidate + os.sep).startswith(os.path.join(root, ""))), None)
+                      if os.path.isfile(joined := os.path.join(folder, text + template))
+                      and ((candidate := os.path.realpath(joined)) + os.sep).startswith(os.path.join(root, ""))), None)
         if found is None:  # an include folder of the build's (`-Icore/src`): the one project file of that name
             found = _unique_header(root, text)
         if found is not None:
@@ -110,14 +110,30 @@ def _unique_header(root: str, name: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
-    """The project's headers by file name (one walk per project and run, made when first asked)."""
+    """The project's headers by file name (one walk per project and run, made when first asked);
+    each path with its links resolved, a folder's once for all of its files."""
     found: dict[str, list[str]] = {}
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = [name for name in subfolders if name not in _NOT_WALKED and not name.startswith(".")]
-        for file in files:
-            if file.endswith(_HEADER_SUFFIXES):
-                found.setdefault(file, []).append(os.path.realpath(os.path.join(folder, file)))
-    return {name: tuple(paths) for name, paths in found.items()}
+    pending = [root]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        real_folder = os.path.realpath(folder)
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in _NOT_WALKED and not entry.name.startswith("."):
+                        pending.append(entry.path)
+                    continue
+                link = entry.is_symlink()
+            except OSError:
+                continue
+            if entry.name.endswith(_HEADER_SUFFIXES):
+                path = os.path.realpath(entry.path) if link else os.path.join(real_folder, entry.name)
+                found.setdefault(entry.name, []).append(path)
+    return {name: tuple(sorted(paths)) for name, paths in found.items()}
 
 
 def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:

@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ..core.findings import Finding
 from ..core.languages import PYTHON
 from ..model.python_analysis import PythonFile
-from ..model.python_capability import AMD_CAPABILITIES, PRE_HOPPER_CAPABILITIES, comparison_on, is_capability
+from ..model.python_capability import (AMD_CAPABILITIES, AMD_GPUS, PRE_HOPPER_CAPABILITIES, comparison_on,
+                                           is_capability)
 from ..model.python_values import constant_number, derives, is_cudnn_version
 from ..model.settings import Settings
 from .registry import check
@@ -55,7 +56,7 @@ def capability_compared_with_cuda(file: PythonFile) -> Iterator[Finding]:
         reported.update(group)
         node = parent if len(group) > 1 else compare
         any_of = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)
-        on_amd = _values(file, group, any_of, [capability for _, _, capability in AMD_CAPABILITIES])
+        on_amd = _values(file, group, any_of, AMD_GPUS)
         if on_amd is not None and _harmless(file, group, any_of, on_amd):
             continue
         message = (f"`{file.shown(node)}` compares the device capability with CUDA compute capabilities where "
@@ -89,7 +90,7 @@ def _kind(compare: ast.Compare) -> str:
 
 
 def _values(file: PythonFile, comparisons: list[ast.Compare], any_of: bool,
-            capabilities: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> list[bool] | None:
+            capabilities: Sequence[tuple[int, int]]) -> list[bool] | None:
     """The value of `comparisons` (joined by `or` when `any_of`, else by `and`) on a GPU reporting
     each of `capabilities`, or None when something else than the capability decides one."""
     values = [comparison_on(file.symbols, compare, capabilities) for compare in comparisons]

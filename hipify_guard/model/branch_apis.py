@@ -24,7 +24,7 @@ from .analysis import FileAnalysis, Literal
 from .api_knowledge import ApiView, knowledge, route
 from .code_tokens import define_bodies, identifiers, segments
 from .definitions import definitions_of
-from .rocm_code import expanded_only_off_rocm
+from .rocm_code import MacroExpansions
 from .platforms import UNDEFINED, Platform, satisfiable
 from .rocm_versions import EVERY, Version, earliest
 
@@ -63,6 +63,7 @@ class BranchApis:
                              | {macros.rocm_macro, macros.rocm_version_macro})
         self._segments: dict[int, list[tuple[int, int]]] | None = None
         self._defines: dict[int, bytes] | None = None  # `define_bodies`
+        self._expansions: MacroExpansions | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
@@ -117,7 +118,11 @@ class BranchApis:
         if self._defines is None:
             self._defines = define_bodies(self.file)
         name = self._defines.get(start)
-        return name is not None and expanded_only_off_rocm(self.file, name)
+        if name is None:
+            return False
+        if self._expansions is None:
+            self._expansions = MacroExpansions(self.file)
+        return self._expansions.only_off_rocm(name)
 
     def project_defines(self, use: ApiUse) -> bool:
         """Whether the project defines the used name itself for ROCm (`definitions`): a shim."""

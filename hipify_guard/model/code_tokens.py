@@ -13,6 +13,7 @@ import re
 from collections.abc import Container, Iterator
 
 from ..cpp.groups import Arm
+from ..cpp.scanner import Directive
 from .analysis import FileAnalysis
 
 # One alternative per lexeme; only group `id` is reported. Unterminated comments and raw strings
@@ -52,16 +53,16 @@ def tokens(data: bytes, start: int, end: int) -> Iterator[tuple[int, bytes]]:
             yield match.start(), NUMBER
 
 
+def define_head(data: bytes, directive: Directive) -> tuple[bytes, int] | None:
+    """The name a `#define` defines and where its replacement list starts (after the parameters)."""
+    head = _DEFINE_HEAD.match(data, directive.keyword[1], directive.argument[1])
+    return None if head is None else (head.group(1), head.end())
+
+
 def define_bodies(file: FileAnalysis) -> dict[int, bytes]:
     """The start offset of each `#define`'s replacement list (a segment of `segments`) -> the macro's name."""
-    data = file.data
-    found = {}
-    for directive in file.scan.directives:
-        if directive.kind == "define":
-            head = _DEFINE_HEAD.match(data, directive.keyword[1], directive.argument[1])
-            if head is not None:
-                found[head.end()] = head.group(1)
-    return found
+    heads = (define_head(file.data, directive) for directive in file.scan.directives if directive.kind == "define")
+    return {start: name for name, start in filter(None, heads)}
 
 
 def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
@@ -81,10 +82,9 @@ def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
 
     directives = file.scan.directives
     for index, directive in enumerate(directives):
-        if directive.kind == "define":
-            head = _DEFINE_HEAD.match(data, directive.keyword[1], directive.argument[1])
-            if head is not None:
-                add(tree.enclosing(directive.hash), head.end(), directive.argument[1])
+        head = define_head(data, directive) if directive.kind == "define" else None
+        if head is not None:
+            add(tree.enclosing(directive.hash), head[1], directive.argument[1])
         following = directives[index + 1].hash if index + 1 < len(directives) else len(data)
         add(tree.enclosing(directive.end), directive.end, following)
     return found

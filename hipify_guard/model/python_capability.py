@@ -19,6 +19,7 @@ AMD_CAPABILITIES = (
     ("gfx950", "MI350", (9, 5)), ("gfx1030", "RX 6000", (10, 3)), ("gfx1100", "RX 7000", (11, 0)),
     ("gfx1201", "RX 9000", (12, 0)),
 )
+AMD_GPUS = tuple(capability for _, _, capability in AMD_CAPABILITIES)
 # NVIDIA's compute capabilities from Volta to Ampere (sm_70 to sm_87). What Python code gates on
 # them (fp16 and bf16 arithmetic, tensor-core matmuls) every GPU that ROCm supports has through
 # PyTorch, so a comparison that gives each AMD GPU the value one of these gives treats it as a GPU
@@ -59,7 +60,7 @@ def _source(names: tuple[str, ...], helpers: bool) -> int | None:
 def comparison_on_amd(symbols: Symbols, compare: ast.Compare, helpers: bool = False) -> list[bool] | None:
     """The comparison's value on each GPU of AMD_CAPABILITIES, or None when something else than
     the capability and constants decides it."""
-    return comparison_on(symbols, compare, [capability for _, _, capability in AMD_CAPABILITIES], helpers)
+    return comparison_on(symbols, compare, AMD_GPUS, helpers)
 
 
 def comparison_on(symbols: Symbols, compare: ast.Compare, capabilities: Sequence[tuple[int, int]],

@@ -127,6 +127,7 @@ class BuildFileFacts:
     sources: tuple[SourceFact, ...] = ()
     notes: tuple[str, ...] = ()  # files that could not be read or parsed, and why
     cuda_only_folders: tuple[tuple[str, Evidence], ...] = ()  # folders no ROCm build compiles anything of
+    torch_builds: tuple[Evidence, ...] = ()  # build files that use PyTorch's extension tools or hipify
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

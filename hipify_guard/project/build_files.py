@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from .build_conditions import CUDA, ROCM
-from .build_facts import BuildFileFacts, Mention, ReaderResult, SourceFact
+from .build_facts import BuildFileFacts, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
 from .cmake_reader import read_cmake
 from .kernel_builder_reader import read_kernel_builds
@@ -36,6 +37,8 @@ from .source_layout import layout_facts
 from .source_matching import Matcher
 from .source_paths import is_header
 
+_TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
+                          r"find_package\s*\(\s*Torch\b")
 MAX_BUILD_FILE = 4 << 20  # bytes; a larger "build file" is generated or not one
 RACY_SECONDS = 2  # a file changed this recently may change again unseen: its facts are not kept
 Status = tuple[str, int, int, int]  # a file read: (root-relative path, mtime_ns, ctime_ns, size)
@@ -54,17 +57,18 @@ def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts
     root = os.path.abspath(root)
     notes: list[str] = []
     tree = walk(root, notes)
-    key = _walk_digest(root, tree, notes) if memo is not None else b""
-    if memo is not None:
-        kept = memo.build_facts(key)
-        if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
-            return kept[0]
     texts = _Texts(root, notes)
+    if memo is None:
+        return _read(root, tree, texts, notes)
+    key = _walk_digest(root, tree, notes)
+    kept = memo.build_facts(key)
+    if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
+        return kept[0]
     facts = _read(root, tree, texts, notes)
-    if memo is not None:
-        reads = tuple((path, *status) for path in sorted(texts.read) if (status := _status(root, path)) is not None)
-        if len(reads) == len(texts.read) and all(mtime < time.time_ns() - RACY_SECONDS * 10**9 for _, mtime, _, _ in reads):
-            memo.keep_build_facts(key, facts, reads)
+    settled = time.time_ns() - RACY_SECONDS * 10**9
+    reads = tuple((path, *status) for path in sorted(texts.read) if (status := _status(root, path)) is not None)
+    if len(reads) == len(texts.read) and all(mtime < settled for _, mtime, _, _ in reads):
+        memo.keep_build_facts(key, facts, reads)
     return facts
 
 
@@ -105,7 +109,20 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     sources += layout_facts(root, tree, claimed, texts.read)
     files = tuple(path for result in results for path in result.files)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
-                          kernel_builds.cuda_only_folders)
+                          kernel_builds.cuda_only_folders, _torch_builds(files, texts))
+
+
+def _torch_builds(files: Sequence[str], texts: _Texts) -> tuple[Evidence, ...]:
+    """Where a build file (`setup.py`, CMake, a module a setup.py imports) builds with PyTorch's
+    extension tools or its hipify (the first such line of each)."""
+    found = []
+    for path in files:
+        text = texts(path) if path.endswith(("CMakeLists.txt", ".cmake", ".py")) else None
+        match = _TORCH_BUILD.search(text) if text else None
+        if match:
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(Evidence(path, line, text.splitlines()[line - 1].strip()))
+    return tuple(found)
 
 
 def _opaque_hipify(results: Sequence[ReaderResult], mentions: Sequence[Mention]) -> str | None:

@@ -332,9 +332,9 @@ class _ReportUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> object:
         if module == self._MODULE and name in self._ALLOWED:
-            from ..engine import diagnostics
+            import importlib
 
-            return getattr(diagnostics, name)
+            return getattr(importlib.import_module(module), name)
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
 
 
@@ -343,13 +343,6 @@ class _FactsUnpickler(_ReportUnpickler):
 
     _ALLOWED = frozenset({"BuildFileFacts", "Definition", "SourceFact", "Evidence"})
     _MODULE = __name__.rsplit(".", 1)[0] + ".build_facts"
-
-    def find_class(self, module: str, name: str) -> object:
-        if module == self._MODULE and name in self._ALLOWED:
-            from . import build_facts
-
-            return getattr(build_facts, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
 
 
 class _PlainUnpickler(pickle.Unpickler):

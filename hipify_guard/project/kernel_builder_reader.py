@@ -12,7 +12,6 @@ CUDA-only, one only `rocm` kernels list is ROCm-only (through the ordinary sourc
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -96,6 +95,6 @@ def _mentions(path: str, text: str, folder: str, torch: object, kernels: dict) -
 
 def _evidence(path: str, text: str, needle: str, shown: str) -> Evidence:
     """The first line of `text` that holds `needle` (line 1 when none does)."""
-    match = re.search(re.escape(needle), text)
-    line = text.count("\n", 0, match.start()) + 1 if match else 1
+    found = text.find(needle)
+    line = text.count("\n", 0, found) + 1 if found >= 0 else 1
     return Evidence(path, line, shown)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -28,8 +27,6 @@ from ..model.project_profile import ProjectProfile
 from .build_facts import BuildFileFacts
 from .build_files import FactsMemo, read_build_files
 
-_TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
-                          r"find_package\s*\(\s*Torch\b")
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 _SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
 _HEADERS = (".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc")
@@ -154,21 +151,11 @@ def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str,
     setup.py's folder; a CMake module: the whole project), each with the line that says so."""
     if os.path.isdir(os.path.join(root, "aten", "src", "ATen")) and os.path.isdir(os.path.join(root, "c10")):
         return TORCH, "aten/src/ATen and c10/: this is PyTorch itself", []
-    scopes = []
     scripts = [posixpath.dirname(path) for path in facts.files_read if posixpath.basename(path) == "setup.py"]
-    for path in facts.files_read:
-        if not path.endswith(("setup.py", "CMakeLists.txt", ".cmake", ".py")):
-            continue
-        try:
-            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as stream:
-                text = stream.read()
-        except OSError:
-            continue
-        match = _TORCH_BUILD.search(text)
-        if match:
-            line = text.count("\n", 0, match.start()) + 1
-            folder = root if path.endswith(".cmake") else os.path.join(root, _build_folder(path, scripts))
-            scopes.append((os.path.normpath(folder), f"{path}:{line}: {text.splitlines()[line - 1].strip()}"))
+    scopes = [(os.path.normpath(root if evidence.path.endswith(".cmake") else
+                                os.path.join(root, _build_folder(evidence.path, scripts))), _shown(evidence))
+              for evidence in facts.torch_builds]
+
     def outside(path: str) -> bool:
         return not any(os.path.join(root, path).startswith(os.path.join(folder, "")) for folder, _ in scopes)
 

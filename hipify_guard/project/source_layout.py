@@ -40,33 +40,31 @@ def layout_facts(root: str, tree: Tree, claimed: dict[str, set[str | None]], rea
             cuda_folder = f"{parent}/{cuda}" if parent else cuda
             hip_folder = f"{parent}/{hip}" if parent else hip
             facts.extend(_pair_facts(root, cuda_folder, hip_folder, tree.sources, claimed, read))
-    for folder in tree.folders:
-        facts.extend(_file_pair_facts(root, folder, tree.sources, claimed, read))
+    by_folder: dict[str, list[str]] = {}
+    for path in tree.sources:
+        by_folder.setdefault(posixpath.dirname(path), []).append(path)
+    for paths in by_folder.values():
+        facts.extend(_file_pair_facts(root, paths, claimed, read))
     return facts
 
 
-def _file_pair_facts(root: str, folder: str, files: Sequence[str], claimed: dict[str, set[str | None]],
+def _file_pair_facts(root: str, paths: Sequence[str], claimed: dict[str, set[str | None]],
                      read: set[str]) -> list[SourceFact]:
-    """CUDA-only and ROCm-only files among the files of one folder, by names that differ only by
-    the platform word (`cuda.h` / `hip.h`, `Foo_Cuda.hpp` / `Foo_HIP.hpp`)."""
-    inside = [path for path in (_below(files, folder) if folder else files) if "/" not in path[len(folder) + 1 if folder else 0:]]
+    """CUDA-only and ROCm-only files among the files of one folder (`paths`), by names that differ
+    only by the platform word (`cuda.h` / `hip.h`, `Foo_Cuda.hpp` / `Foo_HIP.hpp`)."""
     by_platform: dict[str, dict[tuple, str]] = {CUDA: {}, ROCM: {}}
-    for path in inside:
+    for path in paths:
         name = posixpath.basename(path)
-        platform = name_holds(name.partition(".")[0]).platform
+        stem = name.partition(".")[0]
+        platform = name_holds(stem).platform
         if platform is not None:
-            by_platform[platform].setdefault((_key(name.partition(".")[0]), is_header(name)), path)
+            by_platform[platform].setdefault((_key(stem), is_header(name)), path)
     facts = []
     for key, path in by_platform[CUDA].items():
         twin = by_platform[ROCM].get(key)
-        if twin is None or not claimed.get(path, {CUDA}) <= {CUDA} or not claimed.get(twin, {ROCM}) <= {ROCM}:
-            continue
-        read.add(twin)
-        if _names(os.path.join(root, twin), posixpath.basename(path)):
-            continue
-        because = f"{posixpath.basename(path)} beside {posixpath.basename(twin)}, its counterpart"
-        facts.append(SourceFact(path, CUDA, because, Evidence(twin, 0, ""), (path,)))
-        facts.append(SourceFact(twin, ROCM, because, Evidence(path, 0, ""), (twin,)))
+        if twin is not None:
+            name, twin_name = posixpath.basename(path), posixpath.basename(twin)
+            facts += _counterparts(root, path, twin, name, f"{name} beside {twin_name}, its counterpart", claimed, read)
     return facts
 
 
@@ -106,17 +104,25 @@ def _pair_facts(root: str, cuda_folder: str, hip_folder: str, files: Sequence[st
     facts = []
     for path in _below(files, cuda_folder):
         twin = counterparts.get(_file_key(path[len(cuda_folder) + 1:]))
-        if twin is None or not claimed.get(path, {CUDA}) <= {CUDA} or not claimed.get(twin, {ROCM}) <= {ROCM}:
-            continue
-        name = os.path.basename(path)
-        needle = name if name != os.path.basename(twin) else posixpath.basename(cuda_folder) + "/" + name
-        read.add(twin)
-        if _names(os.path.join(root, twin), needle):
-            continue
-        because = f"{cuda_folder}/ beside {hip_folder}/, which has its counterpart"
-        facts.append(SourceFact(path, CUDA, because, Evidence(twin, 0, ""), (path,)))
-        facts.append(SourceFact(twin, ROCM, because, Evidence(path, 0, ""), (twin,)))
+        if twin is not None:
+            name = os.path.basename(path)
+            needle = name if name != os.path.basename(twin) else posixpath.basename(cuda_folder) + "/" + name
+            because = f"{cuda_folder}/ beside {hip_folder}/, which has its counterpart"
+            facts += _counterparts(root, path, twin, needle, because, claimed, read)
     return facts
+
+
+def _counterparts(root: str, path: str, twin: str, needle: str, because: str, claimed: dict[str, set[str | None]],
+                  read: set[str]) -> list[SourceFact]:
+    """`path` CUDA-only and `twin` ROCm-only, unless a build file says otherwise or the twin names
+    `needle` (a HIP wrapper that includes its CUDA original compiles both); the twin is opened."""
+    if not claimed.get(path, {CUDA}) <= {CUDA} or not claimed.get(twin, {ROCM}) <= {ROCM}:
+        return []
+    read.add(twin)
+    if _names(os.path.join(root, twin), needle):
+        return []
+    return [SourceFact(path, CUDA, because, Evidence(twin, 0, ""), (path,)),
+            SourceFact(twin, ROCM, because, Evidence(path, 0, ""), (twin,))]
 
 
 def _names(path: str, name: str) -> bool:

@@ -1,8 +1,10 @@
 """HG301, HG302, HG305: torch's version strings in Python code (spec §12).
 
 On ROCm `torch.version.cuda` is None: using it as a string raises there (HG301), and a test of
-the CUDA version that first checks it is not None is false there by accident (HG302). Version
-strings compared as strings order "6.10" before "6.2" (HG305).
+the CUDA version whose value a stand-in for that None decides (`... if torch.version.cuda else 0`,
+then `>= 12`) is false or true there by accident (HG302; testing `torch.version.cuda` itself, or
+against None, is the HIP note's own CUDA test). Version strings compared as strings order "6.10"
+before "6.2" (HG305).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from collections.abc import Iterator
 
 from ..core.findings import SAFE, Finding, Fix
 from ..core.languages import PYTHON
-from ..fix.python_rewrite import rocm_exclusion
+from ..fix.python_rewrite import rocm_exclusion, rocm_inclusion
 from ..model.python_analysis import PythonFile
+from ..model.python_stand_ins import decided, stand_in
 from ..model.python_values import CUDA, HIP, derives, is_version, string_constant, version_uses
 from ..python.names import dotted, last_name
 from .registry import check
@@ -90,25 +93,72 @@ def _catches(handler: ast.ExceptHandler, error: str) -> bool:
 
 @check("HG302", lambda settings: CUDA_TRIGGERS, language=PYTHON)
 def implicit_rocm_exclusion(file: PythonFile) -> Iterator[Finding]:
-    """A CUDA version test that is false on ROCm without naming ROCm: the Python HG101."""
+    """A CUDA version test whose ROCm value a stand-in for torch.version.cuda's None decides: the Python HG101/HG102."""
     seen: set[int] = set()
+    flow = file.flow
     for root in _conditions(file):
-        for test in _version_tests(file, root):
-            chain = _and_chain(file, test)
-            if id(chain) in seen:
+        if flow.names_platform(root):
+            continue
+        for test, stood, value in _stand_in_tests(file, root):
+            chain = _and_chain(file, test) if not value else test
+            if id(chain) in seen or not flow.reachable(chain) or _cuda_tested(file, test, root):
                 continue
             seen.add(id(chain))
-            flow = file.flow
-            if flow.truth(chain) is not False or not flow.reachable(chain) or flow.names_platform(root):
-                continue
             if not _decisive(file, chain, root):
                 continue
-            message = (f"`{file.shown(chain)}` is false on ROCm, where `torch.version.cuda` is None: this "
-                       "CUDA version test turns the branch off on ROCm without saying so")
-            edits = rocm_exclusion(file, chain)
-            fix = Fix(SAFE, "Exclude ROCm explicitly (`and torch.version.hip is None`); "
-                            "CUDA and ROCm keep their values", edits) if edits else None
-            yield Finding("HG302", message, *file.span(chain), fix)
+            said, turns = ("true", "on") if value else ("false", "off")
+            message = (f"`{file.shown(test)}` is {said} on ROCm only because `{file.shown(stood)}` stands in for "
+                       f"`torch.version.cuda`, which is None there: this CUDA version test turns the branch {turns} "
+                       "for ROCm without saying so (test `torch.version.cuda is not None`, or `torch.version.hip`)")
+            edits = rocm_inclusion(file, chain) if value else rocm_exclusion(file, chain)
+            verb = "Include ROCm explicitly (`or torch.version.hip is not None`)" if value else (
+                "Exclude ROCm explicitly (`and torch.version.hip is None`)")
+            fix = Fix(SAFE, f"{verb}; CUDA and ROCm keep their values", edits) if edits else None
+            yield Finding("HG302", message, *file.span(test), fix)
+
+
+def _stand_in_tests(file: PythonFile, root: ast.expr) -> Iterator[tuple[ast.Compare, ast.expr, bool]]:
+    """(comparison, stand-in, its value on ROCm) for each comparison in `root` of a value that a
+    stand-in replaces on ROCm with a constant version."""
+    for node in ast.walk(root):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        sides = (node.left, node.comparators[0])
+        for index, side in enumerate(sides):
+            stood = stand_in(file, side)
+            value = None if stood is None else decided(stood, node.ops[0], sides[1 - index], index == 0)
+            if value is not None:
+                yield node, stood, value
+                break
+
+
+def _cuda_tested(file: PythonFile, test: ast.expr, root: ast.expr) -> bool:
+    """Whether an `and` around the test also tests torch.version.cuda for truth or against None
+    (the HIP note's own CUDA test: `torch.version.cuda is not None and ...`): then ROCm is said."""
+    parents = file.source.parents
+    node = test
+    while node is not root:
+        parent = parents.get(id(node))
+        if parent is None:
+            return False
+        if isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
+            if any(other is not node and _is_cuda_test(file, other) for other in parent.values):
+                return True
+        node = parent
+    return False
+
+
+def _is_cuda_test(file: PythonFile, node: ast.expr) -> bool:
+    """`torch.version.cuda` (or an alias) tested for truth, or against None (`is not None`, `!= None`)."""
+    cuda = is_version(CUDA)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.IsNot, ast.NotEq)):
+        sides = (node.left, node.comparators[0])
+        return any(isinstance(side, ast.Constant) and side.value is None for side in sides) and any(
+            derives(file, side, cuda) is not None for side in sides)
+    if isinstance(node, ast.Call) and last_name(node.func) == "bool" and node.args:
+        node = node.args[0]
+    names = file.symbols.names(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    return names is not None and cuda(names)
 
 
 def _conditions(file: PythonFile) -> Iterator[ast.expr]:
@@ -120,25 +170,6 @@ def _conditions(file: PythonFile) -> Iterator[ast.expr]:
         if isinstance(node.value, (ast.BoolOp, ast.Compare)) or (
                 isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not)):
             yield node.value
-
-
-def _version_tests(file: PythonFile, root: ast.expr) -> Iterator[ast.expr]:
-    """Comparisons of a CUDA version (`Version(torch.version.cuda) >= ...`, `torch.version.cuda
-    == "11.8"`) and `.startswith()` tests of it in `root`; not `is None` tests, which test the
-    platform."""
-    cuda = is_version(CUDA)
-    for node in ast.walk(root):
-        if isinstance(node, ast.Compare):
-            sides = [node.left, *node.comparators]
-            if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
-                continue
-            if any(isinstance(side, ast.Constant) and side.value is None for side in sides):
-                continue
-            if any(derives(file, side, cuda) is not None for side in sides):
-                yield node
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "startswith", "endswith") and derives(file, node.func.value, cuda, strings_only=True) is not None:
-            yield node
 
 
 def _and_chain(file: PythonFile, test: ast.expr) -> ast.expr:

@@ -1,10 +1,11 @@
 """The Python rewrites of spec §12, as byte edits: a test false on ROCm says so (HG302), and a
 device type becomes the `"cuda"` that ROCm's PyTorch uses (HG307).
 
-HG302's form is `A and torch.version.hip is None`, the Python `A && !defined(USE_ROCM)`: on ROCm
+HG302's forms are `A and torch.version.hip is None`, the Python `A && !defined(USE_ROCM)` (on ROCm
 A is false, so `A and ...` is A; on CUDA the clause is true, so the result has A's truth, and A's
-value when A is a comparison. So it is written only where nothing but A's truth is used (a test)
-or A's value is a bool, and only where a name is bound to `torch` (or `torch.version`).
+value when A is a comparison), and `A or torch.version.hip is not None` for an A true on ROCm,
+likewise. So they are written only where nothing but A's truth is used (a test) or A's value is
+a bool, and only where a name is bound to `torch` (or `torch.version`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,26 @@ def rocm_exclusion(file: PythonFile, test: ast.expr) -> tuple[Edit, ...] | None:
     if not isinstance(parent, _LOOSE) or (isinstance(parent, ast.Call) and parent.func is test):
         return None
     return (Edit(end, end, clause),)
+
+
+def rocm_inclusion(file: PythonFile, test: ast.expr) -> tuple[Edit, ...] | None:
+    """Edits that turn `test` (true on ROCm) into `(test or torch.version.hip is not None)` (no
+    parentheses where it is a whole test or an `or`'s operand); None where that form would change
+    a value or no name is bound to torch there."""
+    parents = file.source.parents
+    prefix = hip_spelling(file, test)
+    if prefix is None or not (truth_only(parents, test) or bool_valued(test)):
+        return None
+    start, end = file.span(test)
+    clause = f" or {prefix} is not None".encode("ascii")
+    parent = parents.get(id(test))
+    bare = isinstance(parent, (ast.If, ast.While, ast.Assert)) or (
+        isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or))
+    if bare:
+        return (Edit(end, end, clause),)
+    if _after_open_parenthesis(file.data, start) and isinstance(parent, (ast.UnaryOp, ast.BoolOp)):
+        return (Edit(end, end, clause),)
+    return Edit(start, start, b"("), Edit(end, end, clause + b")")
 
 
 def hip_spelling(file: PythonFile, at: ast.AST) -> str | None:

@@ -2,8 +2,9 @@
 parse, every byte outside the edits is unchanged, and the new syntax tree differs from the old
 one only where the edits are, and only in the forms the rules write:
 
-- a test false on ROCm gained `and torch.version.hip is None` (HG302), where only its truth is
-  used or its value is a bool (`python_rewrite`), with `torch` bound there;
+- a test false on ROCm gained `and torch.version.hip is None`, or one true there `or
+  torch.version.hip is not None` (HG302), where only its truth is used or its value is a bool
+  (`python_rewrite`), with `torch` bound there;
 - a device literal "hip[:N]" or "rocm[:N]" became "cuda[:N]" (HG307);
 - nothing at all (HG902 removed a comment).
 """
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from ..core.findings import Edit, Expectation
 from ..model.python_analysis import PythonFile
+from ..model.python_stand_ins import rocm_truth
 from ..python.names import dotted
 from ..python.source import PythonSource
 from .python_rewrite import DEVICE_TYPE, bool_valued, hip_spelling, truth_only
@@ -72,13 +74,15 @@ def _rewritten(old: PythonFile, before: ast.AST, after: ast.AST, spans: list[tup
         return False
     if isinstance(before, ast.Constant) and isinstance(after, ast.Constant):
         return _device_renamed(before.value, after.value)
-    if not (isinstance(after, ast.BoolOp) and isinstance(after.op, ast.And)
-            and _is_clause(old, before, after.values[-1])):
+    if not isinstance(after, ast.BoolOp):
+        return False
+    include = isinstance(after.op, ast.Or)
+    if not _is_clause(old, before, after.values[-1], include):
         return False
     kept = after.values[:-1]
-    same = ast.dump(kept[0] if len(kept) == 1 else ast.BoolOp(ast.And(), kept)) == ast.dump(before)
+    same = ast.dump(kept[0] if len(kept) == 1 else ast.BoolOp(after.op, kept)) == ast.dump(before)
     parents = old.source.parents
-    return same and old.flow.truth(before) is False and (truth_only(parents, before) or bool_valued(before))
+    return same and rocm_truth(old, before) is include and (truth_only(parents, before) or bool_valued(before))
 
 
 def _device_renamed(before: object, after: object) -> bool:
@@ -86,9 +90,10 @@ def _device_renamed(before: object, after: object) -> bool:
     return match is not None and after == "cuda" + match.group(2)
 
 
-def _is_clause(old: PythonFile, at: ast.expr, clause: ast.expr) -> bool:
-    """`torch.version.hip is None`, spelled as code at `at` sees torch."""
-    if not (isinstance(clause, ast.Compare) and len(clause.ops) == 1 and isinstance(clause.ops[0], ast.Is)):
+def _is_clause(old: PythonFile, at: ast.expr, clause: ast.expr, include: bool) -> bool:
+    """`torch.version.hip is None` (`is not None` to `include` ROCm), spelled as code at `at` sees torch."""
+    kind = ast.IsNot if include else ast.Is
+    if not (isinstance(clause, ast.Compare) and len(clause.ops) == 1 and isinstance(clause.ops[0], kind)):
         return False
     right = clause.comparators[0]
     spelled = dotted(clause.left)

@@ -1,29 +1,29 @@
-"""HG302: CUDA version tests that are false on ROCm without saying so."""
+"""HG302: CUDA version tests whose ROCm value a stand-in for torch.version.cuda's None decides."""
 import torch
 from packaging.version import Version
 
-if torch.version.cuda is not None and Version(torch.version.cuda) >= Version("11.8") and torch.version.hip is None:  # expect: HG302
+CUDA_MAJOR = int(torch.version.cuda.split(".")[0]) if torch.version.cuda else 0
+if CUDA_MAJOR >= 12 and torch.version.hip is None:  # expect: HG302
     fast = True
-while torch.version.cuda and float(torch.version.cuda) < 12.0 and torch.version.hip is None:  # expect: HG302
+if CUDA_MAJOR < 12 or torch.version.hip is not None:  # expect: HG302
+    legacy = True
+if Version(torch.version.cuda or "0") >= Version("11.8") and torch.version.hip is None:  # expect: HG302
+    pass
+while float(torch.version.cuda or 0) < 12.0 or torch.version.hip is not None:  # expect: HG302
     break
-mode = "graphs" if torch.version.cuda in ("12.1", "12.4") and torch.version.hip is None else "eager"  # expect: HG302
-SUPPORTS_FP8 = torch.version.cuda is not None and int(torch.version.cuda.split(".")[0]) >= 12 and torch.version.hip is None  # expect: HG302
-if not (torch.version.cuda and torch.version.cuda.startswith("11") and torch.version.hip is None):  # expect: HG302
-    legacy = False
-if torch.version.cuda is not None and (  # expect: HG302
-        Version(torch.version.cuda) >= Version("12.4")) and torch.version.hip is None:
-    pass
-if not (torch.version.cuda == "11.8" and torch.version.hip is None):  # expect: HG302
-    pass
+version = torch.version.cuda or "0.0"
+mode = "graphs" if Version(version) >= Version("12.1") and torch.version.hip is None else "eager"  # expect: HG302
 
 
-def checked() -> None:
-    assert torch.version.cuda == "12.1" and torch.version.hip is None, "needs CUDA 12.1"  # expect: HG302
+def cuda_version() -> tuple[int, int]:
+    if torch.version.cuda is None:
+        return (0, 0)
+    major, minor = torch.version.cuda.split(".")[:2]
+    return int(major), int(minor)
+
+
+SUPPORTS_FP8 = cuda_version() >= (12, 0) and torch.version.hip is None  # expect: HG302
 
 
 def supports_graphs() -> bool:
-    return torch.version.cuda is not None and float(torch.version.cuda) >= 11.0 and torch.version.hip is None  # expect: HG302
-
-
-# A test that raises on ROCm is HG301's, not HG302's.
-newer = Version(torch.version.cuda) >= Version("11.8")
+    return cuda_version() >= (11, 0) and torch.version.hip is None  # expect: HG302

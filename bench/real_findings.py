@@ -2,13 +2,16 @@
 """Findings per rule over the real-trees corpus, each repository checked as its own project.
 
 Usage: python bench/real_findings.py [--tool PATH] [--trees bench/corpora/real] [--out FILE.json]
-                                     [--compare OLD.json] [--only NAME,...] [--sample N --seed S --rules HG1]
+                                     [--compare OLD.json] [--only NAME,...] [--policy POLICY]
+                                     [--sample N --seed S --rules HG1 [--fixes] [--per-repository K]]
 
 Runs `check --no-cache --exit-zero --output-format json .` inside every tree (so each is a
 project of its own, as in a user's checkout: its build files, its `.gitignore`s) and writes every
 finding, with its repository, to `--out`. It prints the count per rule (and, with `--compare`, the
 counts of an earlier run beside them). `--sample N` prints N findings drawn at random (seeded)
-among the rules given, with their source line, for checking by hand.
+among the rules given, with their source line, for checking by hand (`--fixes`: only findings
+with a fix, each with the line as the fix writes it; `--per-repository K`: at most K of each
+repository; `--policy`: the fixes of that policy, with `--unsafe-fixes`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+RUN_FLAGS: list[str] = []  # more options of every check run (`--policy`)
 
 
 def run(tool: str, trees: Path, only: set[str]) -> list[dict]:
@@ -30,7 +34,7 @@ def run(tool: str, trees: Path, only: set[str]) -> list[dict]:
     for tree in sorted(path for path in trees.iterdir() if path.is_dir()):
         if only and tree.name not in only and tree.name.split("+")[1] not in only:
             continue
-        completed = subprocess.run([tool, "check", "--no-cache", "--exit-zero", "--output-format", "json", "."],
+        completed = subprocess.run([tool, "check", "--no-cache", "--exit-zero", "--output-format", "json", *RUN_FLAGS, "."],
                                    cwd=tree, capture_output=True, text=True, check=False)
         if completed.returncode != 0:
             print(f"{tree.name}: exit {completed.returncode}: {completed.stderr.strip()[-500:]}", file=sys.stderr)
@@ -39,6 +43,31 @@ def run(tool: str, trees: Path, only: set[str]) -> list[dict]:
             item["repository"] = tree.name
             found.append(item)
     return found
+
+
+def _drawn(findings: list[dict], count: int, seed: int, per_repository: int) -> list[dict]:
+    """`count` findings drawn at random (seeded), at most `per_repository` of each repository."""
+    shuffled = random.Random(seed).sample(findings, len(findings))
+    taken: collections.Counter = collections.Counter()
+    drawn = []
+    for item in shuffled:
+        if len(drawn) < count and (not per_repository or taken[item["repository"]] < per_repository):
+            taken[item["repository"]] += 1
+            drawn.append(item)
+    return drawn
+
+
+def _fixed_line(trees: Path, item: dict) -> str:
+    """The finding's first changed line as the fix writes it (edits on that line applied)."""
+    path = trees / item["repository"] / item["filename"]
+    lines = path.read_bytes().decode("utf-8", "replace").splitlines()
+    row = min(edit["location"]["row"] for edit in item["fix"]["edits"])
+    line = lines[row - 1]
+    for edit in sorted(item["fix"]["edits"], key=lambda e: e["location"]["column"], reverse=True):
+        if edit["location"]["row"] == row == edit["end_location"]["row"]:
+            start, end = edit["location"]["column"] - 1, edit["end_location"]["column"] - 1
+            line = line[:start] + edit["content"] + line[end:]
+    return line.strip()
 
 
 def counts(findings: list[dict]) -> collections.Counter:
@@ -56,7 +85,12 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="HG1")
+    parser.add_argument("--fixes", action="store_true", help="sample only findings with a fix, and show the fixed line")
+    parser.add_argument("--per-repository", type=int, default=0, help="draw at most this many per repository")
+    parser.add_argument("--policy", default="", help="the check's --policy (with --unsafe-fixes)")
     args = parser.parse_args()
+    if args.policy:
+        RUN_FLAGS.extend(["--unsafe-fixes", "--policy", args.policy])
     findings = run(args.tool, args.trees.resolve(), {name for name in args.only.split(",") if name})
     if args.out:
         args.out.write_text(json.dumps(findings, indent=1), encoding="utf-8")
@@ -66,10 +100,13 @@ def main() -> int:
         print(f"{code}\t{now[code]}" + (f"\t(was {before[code]})" if before is not None else ""))
     print(f"total\t{sum(now.values())}" + (f"\t(was {sum(before.values())})" if before is not None else ""))
     if args.sample:
-        chosen = [item for item in findings if item["code"].startswith(tuple(args.rules.split(",")))]
-        for item in random.Random(args.seed).sample(chosen, min(args.sample, len(chosen))):
+        chosen = [item for item in findings if item["code"].startswith(tuple(args.rules.split(",")))
+                  and (item.get("fix") or not args.fixes)]
+        for item in _drawn(chosen, args.sample, args.seed, args.per_repository):
             print(f"{item['repository']}/{item['filename'].removeprefix('./')}:{item['location']['row']}: "
                   f"{item['code']} {item['message']}")
+            if args.fixes:
+                print(f"    fix ({item['fix']['applicability']}): {_fixed_line(args.trees.resolve(), item)}")
     return 0
 
 

@@ -12,6 +12,7 @@ from hipify_guard.project.workspace import Project
 
 IFDEF = "#ifdef CUDA_VERSION\n#endif\n"
 HG101_GUARD = "#if CUDA_VERSION >= 11000\n#endif\n"
+LEGACY = "#if CUDA_VERSION < 11000\n#endif\n"  # HG102 (a folder with a configuration is a project: a port, native HIP)
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:
@@ -56,15 +57,15 @@ def test_a_model_defining_cuda_arch_needs_the_opt_in_group(tmp_path: Path) -> No
 
 def test_closest_file_wins_and_dot_file_beats_pyproject(tmp_path: Path) -> None:
     _tree(tmp_path, {
-        "pyproject.toml": '[tool.hipify-guard]\nselect = ["HG103"]\n',
+        "pyproject.toml": '[tool.hipify-guard]\nselect = ["HG102"]\n',
         ".hipify-guard.toml": 'select = ["HG101"]\n',
-        "a.cu": HG101_GUARD + IFDEF,
-        "sub/hipify-guard.toml": 'select = ["HG103"]\n',
-        "sub/b.cu": HG101_GUARD + IFDEF,
+        "a.cu": HG101_GUARD + LEGACY,
+        "sub/hipify-guard.toml": 'select = ["HG102"]\n',
+        "sub/b.cu": HG101_GUARD + LEGACY,
         "other/pyproject.toml": '[tool.black]\nline-length = 100\n',  # not ours: the search goes on
-        "other/c.cu": HG101_GUARD + IFDEF,
+        "other/c.cu": HG101_GUARD + LEGACY,
     })
-    assert _found(tmp_path) == [("a.cu", 1, "HG101"), ("other/c.cu", 1, "HG101"), ("sub/b.cu", 3, "HG103")]
+    assert _found(tmp_path) == [("a.cu", 1, "HG101"), ("other/c.cu", 1, "HG101"), ("sub/b.cu", 3, "HG102")]
 
 
 def test_extend_inherits_and_extend_keys_add(tmp_path: Path) -> None:
@@ -79,32 +80,32 @@ def test_extend_inherits_and_extend_keys_add(tmp_path: Path) -> None:
 
 
 def test_command_line_overrides_the_file(tmp_path: Path) -> None:
-    _tree(tmp_path, {".hipify-guard.toml": 'select = ["HG103"]\npolicy = "include"\n', "a.cu": HG101_GUARD + IFDEF})
-    assert _found(tmp_path) == [("a.cu", 3, "HG103")]
+    _tree(tmp_path, {".hipify-guard.toml": 'select = ["HG102"]\npolicy = "include"\n', "a.cu": HG101_GUARD + LEGACY})
+    assert _found(tmp_path) == [("a.cu", 3, "HG102")]
     assert _found(tmp_path, "--select", "HG101") == [("a.cu", 1, "HG101")]
-    assert _found(tmp_path, "--extend-select", "HG101") == [("a.cu", 1, "HG101"), ("a.cu", 3, "HG103")]
+    assert _found(tmp_path, "--extend-select", "HG101") == [("a.cu", 1, "HG101"), ("a.cu", 3, "HG102")]
     diff = run_cli("check", "--no-cache", "--diff", "--unsafe-fixes", cwd=tmp_path)
-    assert "+#if defined(CUDA_VERSION) || defined(USE_ROCM)" in diff.stdout
+    assert "+#if (CUDA_VERSION < 11000) || defined(USE_ROCM)" in diff.stdout
     diff = run_cli("check", "--no-cache", "--diff", "--unsafe-fixes", "--policy", "exclude", cwd=tmp_path)
-    assert "+#if defined(CUDA_VERSION) && !defined(USE_ROCM)" in diff.stdout
+    assert "+#if CUDA_VERSION < 11000 && !defined(USE_ROCM)" in diff.stdout
 
 
 def test_config_option_and_isolated(tmp_path: Path) -> None:
-    _tree(tmp_path, {".hipify-guard.toml": 'select = ["HG103"]\n', "ci/strict.toml": 'select = ["HG101"]\n',
-                     "a.cu": HG101_GUARD + IFDEF})
+    _tree(tmp_path, {".hipify-guard.toml": 'select = ["HG102"]\n', "ci/strict.toml": 'select = ["HG101"]\n',
+                     "a.cu": HG101_GUARD + LEGACY})
     assert _found(tmp_path, "--config", "ci/strict.toml") == [("a.cu", 1, "HG101")]
-    assert _found(tmp_path, "--isolated", "--select", "HG1") == [("a.cu", 1, "HG101"), ("a.cu", 3, "HG103")]
+    assert _found(tmp_path, "--isolated", "--select", "HG1") == [("a.cu", 1, "HG101"), ("a.cu", 3, "HG102")]
     assert "cannot be used together" in _error(tmp_path, "--isolated", "--config", "ci/strict.toml")
 
 
 def test_per_file_ignores_are_relative_to_their_file(tmp_path: Path) -> None:
     _tree(tmp_path, {
         "pyproject.toml": '[tool.hipify-guard.per-file-ignores]\n"legacy/**" = ["HG1"]\n"*.cuh" = ["HG101"]\n',
-        "legacy/a.cu": HG101_GUARD, "b.cu": HG101_GUARD, "c.cuh": HG101_GUARD + IFDEF,
+        "legacy/a.cu": HG101_GUARD, "b.cu": HG101_GUARD, "c.cuh": HG101_GUARD + LEGACY,
     })
-    assert _found(tmp_path) == [("b.cu", 1, "HG101"), ("c.cuh", 3, "HG103")]
-    replaced = _found(tmp_path, "--per-file-ignores", "b.cu:HG101,HG103")  # as in ruff, replaces the file's
-    assert replaced == [("c.cuh", 1, "HG101"), ("c.cuh", 3, "HG103"), ("legacy/a.cu", 1, "HG101")]
+    assert _found(tmp_path) == [("b.cu", 1, "HG101"), ("c.cuh", 3, "HG102")]
+    replaced = _found(tmp_path, "--per-file-ignores", "b.cu:HG101,HG102")  # as in ruff, replaces the file's
+    assert replaced == [("c.cuh", 1, "HG101"), ("c.cuh", 3, "HG102"), ("legacy/a.cu", 1, "HG101")]
 
 
 def test_exclude_extend_exclude_and_extensions_drive_discovery(tmp_path: Path) -> None:

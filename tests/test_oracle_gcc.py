@@ -7,7 +7,7 @@ conditional (its arms and the conditions that enclose it). All configurations of
 into one gcc run: each copy of the file is preceded by `#undef`/`#define` lines.
 
 - CUDA configurations (ROCm macros undefined): the output after the fix equals the output before.
-- ROCm models (`USE_ROCM` and an empty `__HIP_PLATFORM_AMD__` defined, ROCM_VERSION swept;
+- ROCm models (`USE_ROCM` and an empty `__HIP_PLATFORM_AMD__` defined, ROCM_VERSION and HIP_VERSION swept;
   PyTorch's hipify as CUDA_VERSION taking TORCH_HIP_VERSION's values): the output after the fix
   equals the output of an *expected* file, written here from the policy alone: the original
   file where each rewritten condition is replaced by what the policy promises on ROCm
@@ -25,7 +25,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -73,6 +73,25 @@ EXAMPLE_VARIANTS = (
 )
 
 
+@dataclass(frozen=True)
+class Build:
+    """The macros a ROCm build defines on every compile (`-D`), as the rewrites' macro comes from
+    them (spec §13): its CUDA builds leave them undefined. The default is a port's: `USE_ROCM`."""
+
+    defines: tuple[tuple[str, int | str], ...] = (("USE_ROCM", 1),)
+    models: tuple[str, ...] = ("hip", "torch-hipify")  # the ROCm models its files are judged under
+
+    def cuda(self, platform: Platform) -> Platform:
+        return replace(platform, fixed={**platform.fixed, **{name: None for name, _ in self.defines}})
+
+    def rocm(self, platform: Platform) -> Platform:
+        fixed = {name: value for name, value in platform.fixed.items() if name != "USE_ROCM"}
+        return replace(platform, fixed={**fixed, **dict(self.defines)})
+
+
+PORT = Build()
+
+
 @dataclass
 class Case:
     """One file before and after one fix variant, and which rules rewrote which directive."""
@@ -87,8 +106,10 @@ class Case:
 # -- expected ROCm conditions, from the policy alone -------------------------------------------
 
 
-def expected_on_rocm(condition: str, codes: set[str], variant: Variant) -> str | None:
-    """What the policy promises for a rewritten condition on ROCm (None: no promise known)."""
+def expected_on_rocm(condition: str, codes: set[str], variant: Variant, rewritten: str = "") -> str | None:
+    """What the policy promises for a rewritten condition on ROCm (None: no promise known); a
+    rocm-min promise is written with the version macro the rewrite tests (`rewritten`: HIP_VERSION
+    where the file's ROCm build has no ROCM_VERSION, on HIP_VERSION's scale)."""
     if codes == {"HG204"}:
         return "0"  # an API HIP lacks: the fix excludes ROCm, whatever the policy
     if not codes <= GUARD_RULES | {"HG106"}:
@@ -101,6 +122,8 @@ def expected_on_rocm(condition: str, codes: set[str], variant: Variant) -> str |
             return "1"
         if policy.startswith("rocm-min="):
             major, minor, *patch = (int(part) for part in policy.split("=")[1].split("."))
+            if re.search(r"\bHIP_VERSION\s*>=", rewritten):
+                return f"(defined(HIP_VERSION) && HIP_VERSION >= {major * 10_000_000 + minor * 100_000})"
             return f"(defined(ROCM_VERSION) && ROCM_VERSION >= {major * 10000 + minor * 100 + sum(patch)})"
         return None
     if "HG106" in codes:
@@ -133,10 +156,11 @@ def expected_file(case: Case, changed: list[int]) -> bytes | None:
     """The original file with every rewritten condition replaced by the policy's promise."""
     data = case.before
     pieces, position = [], 0
-    directives = scan(data).directives
+    directives, after = scan(data).directives, scan(case.after).directives
     for index in changed:
         directive = directives[index]
-        promise = expected_on_rocm(condition_text(data, directive), case.codes[index], case.variant)
+        promise = expected_on_rocm(condition_text(data, directive), case.codes[index], case.variant,
+                                   condition_text(case.after, after[index]))
         if promise is None:
             return None
         keyword = _REWRITTEN_KINDS.get(directive.kind, directive.kind)
@@ -246,19 +270,19 @@ def assert_same(label: str, configs: list[dict], got: Preprocessed, wanted: Prep
         )
 
 
-def check_with_gcc(case: Case, folder: Path) -> None:
-    """Both halves of the oracle for one case."""
+def check_with_gcc(case: Case, folder: Path, build: Build = PORT) -> None:
+    """Both halves of the oracle for one case, under the macros `build` defines on ROCm."""
     gcc = require_tool("gcc")
     settings = Settings()
     changed = rewritten(case)
     assert set(changed) <= set(case.codes), f"{case.label}: a directive changed without a fix"
-    cuda = sweep([case.before, case.after], changed, settings.cuda)
+    cuda = sweep([case.before, case.after], changed, build.cuda(settings.cuda))
     assert_same(case.label, cuda, preprocess(gcc, case.after, cuda, folder),
                 preprocess(gcc, case.before, cuda, folder), "CUDA output changed")
     expected = expected_file(case, changed)
     if expected is None:
         return  # a rule or policy whose ROCm promise this oracle does not know: CUDA side only
-    for model in settings.rocm_models:
+    for model in map(build.rocm, (model for model in settings.rocm_models if model.name in build.models)):
         configs = sweep([case.before, case.after, expected], changed, model)
         assert_same(case.label, configs, preprocess(gcc, case.after, configs, folder),
                     preprocess(gcc, expected, configs, folder), f"ROCm ({model.name}) output is not the policy's")

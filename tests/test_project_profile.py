@@ -174,7 +174,7 @@ def test_files_says_what_a_file_is_judged_under_and_why(tmp_path: Path) -> None:
     assert "src/cuda_only/fp8.cu: judged under" in result.stdout and "the ROCm rules do not run" in result.stdout
     data = run_cli("files", "--output-format", "json", "src/kernels.cu", cwd=root).json()
     assert data[0]["rocm_rules"] and {"name": "__HIP_PLATFORM_HCC__", "rocm": "1 on ROCm",
-                                      "why": "the ROCm build defines it: CMakeLists.txt:7: "
+                                      "why": "every ROCm build of the file defines it: CMakeLists.txt:7: "
                                              "list(APPEND HIP_FLAGS -D__HIP_PLATFORM_HCC__=1)"} in data[0]["macros"]
 
 
@@ -187,7 +187,8 @@ def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
                      "#if !defined(CUDA_VERSION)\nno_16_bit_atomics();\n#endif\n#if CUDA_VERSION < 9000\nold();\n#endif\n"),
     })
     messages = [item["message"] for item in run_cli("check", "--no-cache", "--output-format", "json", cwd=root).json()]
-    assert [message.split(": ")[-1] for message in messages] == [
+    assert all("; no fix: " in message and "set `rocm-macro`" in message for message in messages)  # native, no macro
+    assert [message.split("; no fix")[0].split(": ")[-1] for message in messages] == [
         "ROCm hits this `#error` only because the macro is undefined there",
         "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says",
         "ROCm silently takes the branch meant for old CUDA"]

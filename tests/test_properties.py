@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import os
+from dataclasses import replace
 from pathlib import Path
 from unittest.mock import patch
 
@@ -22,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from source_strategies import any_source, well_formed
-from test_oracle_gcc import Case, Variant, check_with_gcc
+from test_oracle_gcc import PORT, Build, Case, Variant, check_with_gcc
 
 from hipify_guard.checks import CHECKS
 from hipify_guard.core.findings import Finding
@@ -31,6 +32,7 @@ from hipify_guard.cpp.scanner import Directive, scan
 from hipify_guard.engine import lint as engine
 from hipify_guard.engine.lint import FixResult, check, fix
 from hipify_guard.model.analysis import FileAnalysis
+from hipify_guard.model.project_profile import BuildDefine, ProjectProfile
 from hipify_guard.model.settings import Policy, Settings
 
 CODES = tuple(code for code in sorted(CHECKS) if code not in ("HG201", "HG202", "HG905"))  # no libclang here
@@ -50,8 +52,21 @@ def _settings(examples: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
 
-def run_fix(data: bytes, policy: str) -> FixResult:
-    return fix("p.cu", data, Settings(policy=Policy.parse(policy)), CODES, unsafe=policy != "preserve")
+# The builds a file is fixed for (spec §13): a port (USE_ROCM, ROCM_VERSION), and a native HIP
+# project whose ROCm build defines PROJ_USE_HIP on every compile (a .cu file: HIP_VERSION comes
+# from clang's HIP wrapper header).
+BUILDS = {
+    "port": (Settings(), PORT),
+    "native": (Settings(profile=ProjectProfile(rocm_build="CMakeLists.txt:1: enable_language(HIP)", hipify="native",
+                                               project="/project"),
+                        rocm_defines=(BuildDefine("PROJ_USE_HIP", 1, "CMakeLists.txt:2: add_compile_definitions"),)),
+               Build((("PROJ_USE_HIP", 1),), ("hip",))),
+}
+
+
+def run_fix(data: bytes, policy: str, build: str = "port") -> FixResult:
+    settings = replace(BUILDS[build][0], policy=Policy.parse(policy))
+    return fix("p.cu", data, settings, CODES, unsafe=policy != "preserve")
 
 
 def assert_only_conditions_changed(before: bytes, after: bytes) -> None:
@@ -73,35 +88,37 @@ def _span(data: bytes, directive: Directive) -> bytes:
 
 
 @_settings(EXAMPLES["bytes-and-idempotence"])
-@given(data=well_formed(), policy=st.sampled_from(sorted(VARIANTS)))
-def test_fix_changes_only_conditions_and_is_idempotent(data: bytes, policy: str) -> None:
-    first = run_fix(data, policy)
+@given(data=well_formed(), policy=st.sampled_from(sorted(VARIANTS)), build=st.sampled_from(sorted(BUILDS)))
+def test_fix_changes_only_conditions_and_is_idempotent(data: bytes, policy: str, build: str) -> None:
+    first = run_fix(data, policy, build)
     event("fixed" if first.data != data else "refused by the verifier" if first.unproven else "nothing to fix")
     assert not first.error, first.error
     if first.unproven:  # the verifier could not prove a rewrite (pcpp cannot evaluate it): not applied
         assert all("could not be verified" in message for message in first.unproven), first.unproven
         return
     assert_only_conditions_changed(data, first.data)
-    second = run_fix(first.data, policy)
+    second = run_fix(first.data, policy, build)
     assert second.data == first.data and not second.applied and not second.error, "fixing twice changed more"
 
 
 @_settings(EXAMPLES["gcc-equivalence"])
-@given(data=well_formed(), policy=st.sampled_from(sorted(VARIANTS)))
-def test_every_rewrite_is_equivalent_for_gcc(tmp_path_factory: pytest.TempPathFactory, data: bytes, policy: str) -> None:
-    result, codes = fix_observed(data, policy)
+@given(data=well_formed(), policy=st.sampled_from(sorted(VARIANTS)), build=st.sampled_from(sorted(BUILDS)))
+def test_every_rewrite_is_equivalent_for_gcc(tmp_path_factory: pytest.TempPathFactory, data: bytes, policy: str,
+                                             build: str) -> None:
+    """(c), under each build's own definitions: the rewrite's macro is the one that build defines."""
+    result, codes = fix_observed(data, policy, build)
     event("no fix" if result.data == data else f"{min(len(codes), 3)}+ directives rewritten")
     if result.data == data:
         return
-    case = Case(f"generated [{policy}]", data, result.data, VARIANTS[policy], codes)
+    case = Case(f"generated [{policy}, {build}]", data, result.data, VARIANTS[policy], codes)
     try:
-        check_with_gcc(case, tmp_path_factory.mktemp("gcc"))
+        check_with_gcc(case, tmp_path_factory.mktemp("gcc"), BUILDS[build][1])
     except AssertionError as error:
         assume("too many configurations" not in str(error))  # more than the oracle sweeps: not judged
         raise
 
 
-def fix_observed(data: bytes, policy: str) -> tuple[FixResult, dict[int, set[str]]]:
+def fix_observed(data: bytes, policy: str, build: str = "port") -> tuple[FixResult, dict[int, set[str]]]:
     """`run_fix`, and which rules fixed which directive (by index: fixes never add or remove
     directives), round by round: a fix can make another guard reachable on ROCm, and the next
     round fixes that one too."""
@@ -122,7 +139,7 @@ def fix_observed(data: bytes, policy: str) -> tuple[FixResult, dict[int, set[str
                 codes.setdefault(index, set()).add(finding.code)
 
     with patch.object(engine, "_non_overlapping", choosing), patch.object(engine, "verify", verifying):
-        result = run_fix(data, policy)
+        result = run_fix(data, policy, build)
     return result, codes
 
 

@@ -24,7 +24,7 @@ from ..model.mapping import load_table
 from ..model.platforms import Platform
 from ..model.rocm_versions import EVERY, Version, version_text
 from ..model.scales import readable, scales
-from ..model.settings import Settings, rocm_version_number
+from ..model.settings import Settings
 from .guard_outcome import rocm_fate
 from .registry import check
 
@@ -56,8 +56,9 @@ def api_newer_than_rocm_guard(file: FileAnalysis) -> Iterator[Finding]:
             continue
         target = max(view.added for _, holds in too_new for _, view, _ in holds)
         fix = _raise(file, arm, target)
+        why = "" if fix else _no_macro(file, arm, version=True)
         for use, holds in too_new:
-            yield _finding(file, "HG203", arm, use, _newer_message(file, arm, use, holds), fix)
+            yield _finding(file, "HG203", arm, use, _newer_message(file, arm, use, holds) + why, fix)
 
 
 def _newer(facts: BranchApis, arm: Arm, use: ApiUse, models: list[Platform],
@@ -112,7 +113,8 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
                 where = f"{version_text(start)} and newer; {where}"
             message = (f"{_lacks(lacking)}, but {_guard(file, arm)} compiles this branch on ROCm ({where})"
                        f"{_policy_hint(file, arm)}")
-            yield _finding(file, "HG204", arm, use, message, _exclude(file, arm, use, lacking))
+            fix = _exclude(file, arm, use, lacking)
+            yield _finding(file, "HG204", arm, use, message + ("" if fix else _no_macro(file, arm)), fix)
 
 
 def _lacks(lacking: list[tuple[Platform, ApiView]]) -> str:
@@ -142,19 +144,35 @@ def _raise(file: FileAnalysis, arm: Arm, target: Version) -> Fix | None:
     if _under_implicit_guard(file, arm):
         return None  # HG101-HG103 fix the guard itself (see --policy auto)
     text = version_text(target)
-    return raise_fix(file, arm, rocm_version_number(target),
+    return raise_fix(file, arm, target,
                      f"Take this branch on ROCm {text} and newer only (the newest API it uses came in HIP {text})")
 
 
 def _exclude(file: FileAnalysis, arm: Arm, use: ApiUse, lacking: list[tuple[Platform, ApiView]]) -> Fix | None:
     if arm.directive.kind == "else" or _under_implicit_guard(file, arm):
         return None
-    rocm = file.settings.macros.rocm_macro
+    macros = file.rewrite_macros(arm.directive.hash)
+    if macros.rocm is None:
+        return None
+    rocm = macros.rocm.name
     view = lacking[0][1]
     why = (f"HIP has no `{use.name}`" if view.missing
            else f"HIP declares `{view.hip}` only with {', '.join(view.opt_in)}")
     return guard_fix(file, arm, EXCLUDE, applicability=UNSAFE,
                      message=f"Exclude ROCm from this branch with `!defined({rocm})`: {why}")
+
+
+def _no_macro(file: FileAnalysis, arm: Arm, version: bool = False) -> str:
+    """`; no fix: ...` where a fix would be offered but no macro says ROCm (or, with `version`,
+    its version) at the guard."""
+    if arm.directive.kind == "else" or _under_implicit_guard(file, arm):
+        return ""
+    macros = file.rewrite_macros(arm.directive.hash)
+    if macros.rocm is None:
+        return f"; no fix: {macros.missing}"
+    if version and macros.version is None:
+        return "; no fix: no ROCm version macro is defined for this file (set `rocm-version-macro`)"
+    return ""
 
 
 def _policy_hint(file: FileAnalysis, arm: Arm) -> str:

@@ -15,7 +15,6 @@ from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
-from ..model.settings import rocm_version_number
 from .registry import check, cuda_version_macros
 
 def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
@@ -56,6 +55,8 @@ def hipify_dependent_guard(file: FileAnalysis) -> Iterator[Finding]:
 
 def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     """What the implicit outcome means for this branch, in plain words."""
+    if file.settings.rocm_only:
+        return f"only ROCm builds compile this file, so the test is always {fate.today} here; write what is meant"
     if not file.reachable(arm, file.cuda, inside=False):
         return f"only ROCm compiles this region, so the test is always {fate.today} here; write what is meant"
     if fate.today == "false":
@@ -112,21 +113,37 @@ def _defined_name(file: FileAnalysis, directive: Directive | None) -> str | None
 
 def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:
     directive = arm.directive
-    return Finding(code, message, directive.hash, directive.argument[1], _policy_fix(file, arm, fate),
+    fix = _policy_fix(file, arm, fate)
+    return Finding(code, message + ("" if fix else _why_no_fix(file, arm)), directive.hash, directive.argument[1], fix,
                    anchor=_shown(file, arm, limit=None))
+
+
+def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:
+    """`; no fix: ...` where the policy would rewrite but no macro says ROCm (or its version) here."""
+    macros = file.rewrite_macros(arm.directive.hash)
+    if macros.rocm is None:
+        return f"; no fix: {macros.missing}"
+    policy = file.settings.policy
+    if policy.kind == "rocm-min" and policy.rocm_min is not None and macros.version_number(policy.rocm_min) is None:
+        why = ("HIP_VERSION cannot express a patch release" if macros.version
+               else "no ROCm version macro is defined for it (set `rocm-version-macro`)")
+        return f"; no rocm-min fix: {why}"
+    return ""
 
 
 def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
     """The fix the configured policy asks for, marked unsafe when it changes ROCm's branch."""
     policy = file.settings.policy
-    rocm = file.settings.macros.rocm_macro
+    macros = file.rewrite_macros(arm.directive.hash)
+    if macros.rocm is None:
+        return None
+    rocm = macros.rocm.name
     if policy.kind == "auto":
         return auto_fix(file, arm, "differs" if fate.partial else fate.today)  # (partial: other macros flip it)
     if policy.kind == "rocm-min" and policy.rocm_min is not None:
         version = ".".join(map(str, policy.rocm_min))
-        number = rocm_version_number(policy.rocm_min)
         return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE,
-                         message=f"Take this branch on ROCm {version} and newer only", rocm_min=number,
+                         message=f"Take this branch on ROCm {version} and newer only", rocm_min=policy.rocm_min,
                          rocm_false_today=fate.today == "false" and not fate.partial)
     form = {"exclude": EXCLUDE, "include": INCLUDE}.get(policy.kind)
     if form is None and not fate.alone:  # preserve, where other macros decide too: at the CUDA tests

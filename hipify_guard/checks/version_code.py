@@ -118,15 +118,17 @@ def cuda_version_macro_in_code(file: FileAnalysis) -> Iterator[Finding]:
         name = file.text(start, end)
         models = file.reachable_on_rocm(file.tree.enclosing(start), inside=True)
         line = " ".join(file.lines.line_text(file.lines.line_of(start)).split())
-        yield Finding("HG202", _macro_message(name, models), start, end, anchor=line)
+        yield Finding("HG202", _macro_message(name, models, port=not file.settings.profile.rocm_build), start, end,
+                      anchor=line)
 
 
-def _macro_message(name: str, models: list[Platform]) -> str:
+def _macro_message(name: str, models: list[Platform], port: bool) -> str:
     fates: dict[str, list[str]] = {}
     for model in models:
         fates.setdefault(_fate(name, model), []).append(model.title)
     said = "; ".join(f"{fate} ({', '.join(titles)})" for fate, titles in fates.items())
-    return f"`{name}` is used in code that ROCm compiles: {said}"
+    where = "a ROCm port would compile" if port else "ROCm compiles"  # (spec §13.4: a port has no ROCm build yet)
+    return f"`{name}` is used in code that {where}: {said}"
 
 
 def _fate(name: str, model: Platform) -> str:

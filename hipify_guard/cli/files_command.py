@@ -78,7 +78,9 @@ def _explain(project: Project, paths: Sequence[str], output_format: str) -> None
     if output_format == "json":
         click.echo(json.dumps([{"path": item.path, "rocm_rules": item.rocm_rules, "models": list(item.models),
                                 "models_reason": item.models_reason, "error": item.error,
-                                "macros": [{"name": n, "rocm": v, "why": w} for n, v, w in item.macros]}
+                                "macros": [{"name": n, "rocm": v, "why": w} for n, v, w in item.macros],
+                                "rewrites": {role: {"macro": name or None, "why": why}
+                                             for role, name, why in item.rewrites}}
                                for item in judged], indent=2))
         return
     for item in judged:
@@ -87,6 +89,8 @@ def _explain(project: Project, paths: Sequence[str], output_format: str) -> None
         click.echo(f"{item.path}: {item.error}" if item.error else f"{item.path}: judged under {models}{scope}")
         for name, value, why in item.macros:
             click.echo(f"    {name}: {value} ({why})")
+        for role, name, why in item.rewrites:
+            click.echo(f"    rewrites' {role}: {name or 'none'} ({why})")
 
 
 def _report(build: str, database: str, graph: Graph, scope: BuildScope) -> dict[str, Any]:

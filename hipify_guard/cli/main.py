@@ -134,7 +134,10 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
         from .baseline import only_new
 
         reports = only_new(reports, known)
-    options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK)
+    from ..project.workspace import port_notes
+
+    options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK,
+                            notes=tuple(port_notes(jobs, reports)))
     emit_messages(reports, output)
     if mode == DIFF:
         click.echo("".join(report.diff for report in reports), nl=False)

@@ -25,13 +25,15 @@ class Expectation:
     """What the verifier must prove about one rewritten condition (spec §7).
 
     The new condition must equal the old one in every CUDA configuration. On ROCm it must be
-    `rocm` ("false", "true", "same" as the old one, "any", "min" meaning `ROCM_VERSION >= rocm_min`,
-    or "and-min" meaning the old condition and `ROCM_VERSION >= rocm_min`).
+    `rocm` ("false", "true", "same" as the old one, "any", "min" meaning `RV >= rocm_min`, or
+    "and-min" meaning the old condition and `RV >= rocm_min`), RV being `version_macro`.
     """
 
     directive: int  # hash offset of the rewritten directive in the original file
     rocm: str
-    rocm_min: int | None = None
+    rocm_min: int | None = None  # on the version macro's scale
+    rocm_macro: str = ""  # the macro the new clauses test for ROCm (spec §13.2), and for its version
+    version_macro: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import titles
 from ..model.branch_apis import ApiUse, branch_apis, first_uses
 from ..model.rocm_versions import version_text
-from ..model.settings import rocm_version_number
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
 _SHOWN = 3  # APIs named in a message before "and N more"
@@ -31,7 +30,8 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str) -> Fix | None:
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`."""
     facts = branch_apis(file)
     models = file.rocm_models
-    rocm = file.settings.macros.rocm_macro
+    macros = file.rewrite_macros(arm.directive.hash)
+    rocm = macros.rocm.name if macros.rocm else ""
     uses = [use for use in first_uses(facts.group_uses(arm)) if not facts.project_defines(use)]
     lacking = [(use, model, view) for use in uses for model in models
                if (view := facts.lacking(use, model)) is not None]
@@ -52,7 +52,7 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str) -> Fix | None:
             why = (f"newer than min-rocm {version_text(min_rocm)}" if min_rocm
                    else "min-rocm is not set; set it to skip version tests for APIs every supported ROCm has")
             where = titles(model for version, use, model in versioned if use is newest and version == added)
-            return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=rocm_version_number(added),
+            return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
                                      f"its newest API is `{newest.name}`, added in HIP {version_text(added)} "

@@ -1,6 +1,7 @@
 """Rewrite a guard into one of the explicit forms of PyTorch's HIP note (spec §6).
 
-With R the ROCm macro and RV the ROCm version macro:
+With R the ROCm macro and RV the ROCm version macro of the guard (`rewrite_macros`: the macros
+every ROCm build of the file defines there, in the project's own words):
 
 - exclude:  `A && !defined(R)`, A wrapped only when its top operator is `||` or `?:`;
 - include:  `(A) || defined(R)`, A bare only when it is a primary;
@@ -20,6 +21,8 @@ Edits only insert text before and after the condition (or turn `#ifdef X` into
 
 from __future__ import annotations
 
+import re
+
 from ..core.findings import SAFE, Edit, Expectation, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Node, Paren, Ternary, is_primary
@@ -27,6 +30,7 @@ from ..model.analysis import FileAnalysis
 from ..model.implicit import Fate
 
 EXCLUDE, INCLUDE, ROCM_MIN, RAISE_MIN = "exclude", "include", "rocm-min", "raise-min"
+_ALTERNATIVE = re.compile(rb"(?<![A-Za-z0-9_])(?:and|or|not)(?![A-Za-z0-9_])")
 _DEFINED_KEYWORDS = {"ifdef": b"if", "ifndef": b"if", "elifdef": b"elif", "elifndef": b"elif"}
 
 
@@ -38,61 +42,95 @@ def guard_fix(
     applicability: str,
     message: str,
     rocm_false_today: bool = False,
-    rocm_min: int | None = None,
+    rocm_min: tuple[int, int, int] | None = None,
 ) -> Fix | None:
-    """A fix that rewrites the arm's condition into `form`, or None if it cannot be done."""
+    """A fix that rewrites the arm's condition into `form`, or None if it cannot be done: no macro
+    is certain for ROCm (or, for the version forms, for its version) at the guard (spec §13.2).
+    `rocm_min` is a ROCm release, written on the version macro's scale."""
     condition = file.condition(arm).term
     directive = arm.directive
     if condition is None:
         return None
+    macros = file.rewrite_macros(directive.hash)
+    if macros.rocm is None or contradicts(file, arm, form):
+        return None
+    rocm = macros.rocm.name
+    number = macros.version_number(rocm_min) if rocm_min is not None else None
+    if form in (ROCM_MIN, RAISE_MIN) and number is None:
+        return None
+    version = macros.version.name if macros.version else ""
     node = condition.node
-    macros = file.settings.macros
-    rocm, version = macros.rocm_macro, macros.rocm_version_macro
     loose = _binds_looser_than_and(node)
+    and_, or_, not_ = _operators(file, arm)
     if form == EXCLUDE:
         prefix, suffix = ("(", ")") if loose else ("", "")
-        suffix += f" && !defined({rocm})"
-        expectation = Expectation(directive.hash, "false")
+        suffix += f" {and_} {not_}defined({rocm})"
+        expected = "false"
     elif form == RAISE_MIN:
         prefix, suffix = ("(", ")") if loose else ("", "")
-        suffix += f" && (!defined({rocm}) || {version} >= {rocm_min})"
-        expectation = Expectation(directive.hash, "and-min", rocm_min)
+        suffix += f" {and_} ({not_}defined({rocm}) {or_} {version} >= {number})"
+        expected = "and-min"
     elif form == INCLUDE:
         prefix, suffix = ("", "") if is_primary(node) else ("(", ")")
-        suffix += f" || defined({rocm})"
-        expectation = Expectation(directive.hash, "true")
+        suffix += f" {or_} defined({rocm})"
+        expected = "true"
     else:
         if rocm_false_today:
             prefix, suffix = ("", "") if is_primary(node) else ("(", ")")
         else:
             prefix, suffix = ("((", ")") if loose else ("(", "")
-            suffix += f" && !defined({rocm}))"
-        suffix += f" || (defined({rocm}) && {version} >= {rocm_min})"
-        expectation = Expectation(directive.hash, "min", rocm_min)
+            suffix += f" {and_} {not_}defined({rocm}))"
+        suffix += f" {or_} (defined({rocm}) {and_} {version} >= {number})"
+        expected = "min"
     edits = _edits(file, arm, node, prefix.encode(), suffix.encode())
     if edits is None:
         return None
-    return Fix(applicability, message, edits, expectation)
+    return Fix(applicability, message, edits, Expectation(directive.hash, expected, number, rocm, version))
 
 
 def test_fix(file: FileAnalysis, arm: Arm, fate: Fate, *, message: str) -> Fix | None:
     """The `preserve` fix at each decisive CUDA test (module doc), or None where a test's value
-    differs between the ROCm models (no explicit form keeps both)."""
-    if arm.directive.kind not in ("if", "elif") or not fate.tests:
+    differs between the ROCm models (no explicit form keeps both) or no macro is certain for ROCm."""
+    macros = file.rewrite_macros(arm.directive.hash)
+    if arm.directive.kind not in ("if", "elif") or not fate.tests or macros.rocm is None or contradicts(file, arm, None):
         return None
-    rocm = file.settings.macros.rocm_macro
+    rocm = macros.rocm.name
+    and_, or_, not_ = _operators(file, arm)
     edits: list[Edit] = []
     for test, value in sorted(fate.tests, key=lambda item: item[0].span):
         if value is None:
             return None
-        clause = f" || defined({rocm})" if value else f" && !defined({rocm})"
+        clause = f" {or_} defined({rocm})" if value else f" {and_} {not_}defined({rocm})"
         if isinstance(test, Paren) and not _needs_wrapping(test.inner, value):  # `(A && B && !defined(R))`
             edits.append(Edit(test.inner.span[1], test.inner.span[1], clause.encode()))
             continue
         inner = ("(", ")") if _needs_wrapping(test, value) else ("", "")
         edits += [Edit(test.span[0], test.span[0], f"({inner[0]}".encode()),
                   Edit(test.span[1], test.span[1], f"{inner[1]}{clause})".encode())]
-    return Fix(SAFE, message, tuple(edits), Expectation(arm.directive.hash, "same"))
+    return Fix(SAFE, message, tuple(edits), Expectation(arm.directive.hash, "same", rocm_macro=rocm))
+
+
+def _operators(file: FileAnalysis, arm: Arm) -> tuple[str, str, str]:
+    """`&&`, `||` and `!` as the condition spells them: `and`, `or` and `not ` where it writes the
+    alternative tokens (DeepEP's `#if defined(CUDART_VERSION) and CUDART_VERSION >= 13000`)."""
+    start, end = arm.directive.argument
+    if _ALTERNATIVE.search(file.data, start, end):
+        return "and", "or", "not "
+    return "&&", "||", "!"
+
+
+def contradicts(file: FileAnalysis, arm: Arm, form: str | None) -> bool:
+    """Whether a clause on R alone would contradict what is already said (spec §14.7): the guard is
+    evaluated only where the enclosing groups put ROCm, or in a file only ROCm compiles (no CUDA
+    build reaches it), or it already
+    tests ROCm and `form` would override that (`(A || defined(R)) && !defined(R)`). A version form
+    (rocm-min, HG203's raise-min) adds what no enclosing group says: never a contradiction."""
+    if form in (ROCM_MIN, RAISE_MIN):  # a version clause says more than R's value: not decided by R alone
+        return False
+    if file.settings.rocm_only or not file.reachable(arm, file.cuda, inside=False):
+        return True
+    condition = file.condition(arm).term
+    return condition is not None and bool(condition.names & file.platforms.explicit_rocm)
 
 
 def _edits(file: FileAnalysis, arm: Arm, node: Node, prefix: bytes, suffix: bytes) -> tuple[Edit, ...] | None:

@@ -15,6 +15,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from ..core.findings import Edit, Expectation
@@ -22,7 +23,7 @@ from ..cpp.nodes import Binary, Identifier, Node, Number
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive, scan
 from ..model.analysis import FileAnalysis
-from ..model.platforms import Platform, Term, configurations, term
+from ..model.platforms import UNDEFINED, Platform, Term, configurations, term
 from .symbolic import proves
 
 # pcpp evaluates ~6 us per byte of condition, 0.2 ms at least: a proof sweep is refused (the fix
@@ -38,6 +39,9 @@ _PCPP_INTEGER = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)((?:[uU]|[lL]{
 _INT_MAX = (1 << 63) - 1
 _ALTERNATIVES = {"and": "&&", "or": "||", "not": "!", "bitand": "&", "bitor": "|", "xor": "^",
                  "compl": "~", "not_eq": "!=", "true": "1", "false": "0"}
+
+
+_FREE = object()
 
 
 class VerificationError(Exception):
@@ -111,18 +115,39 @@ def _check_condition(old: FileAnalysis, before: Directive, new: bytes, after: Di
         new_term = term(parse(new_text.encode("latin-1"), 0, len(new_text)))
     except ParseError as error:
         raise VerificationError(f"rewritten condition does not parse: {error.message}") from None
-    macros = (old.settings.macros.rocm_macro, old.settings.macros.rocm_version_macro)
-    cuda_macros = old.settings.macros.cuda_version_macros
-    proven = proves(old_term.node, new_term.node, old.cuda, macros, None)
-    _sweep(old_text, new_text, (old_term, new_term), old.cuda, "CUDA", None, proven=proven)
+    settings = old.settings.macros
+    macros = (expectation.rocm_macro or settings.rocm_macro, expectation.version_macro or settings.rocm_version_macro)
+    cuda = _with(old.cuda, macros[0], UNDEFINED)  # R: a macro only ROCm builds define
+    proven = proves(old_term.node, new_term.node, cuda, macros, None)
+    _sweep(old_text, new_text, (old_term, new_term), cuda, "CUDA", None, proven=proven)
     if expectation.rocm == "any":
         return
     arm = old.tree.arm_of[before.hash]
     promise = _promised(old_term.node, expectation, macros[1])
     for model in old.reachable_on_rocm(arm):
-        proven = proves(old_term.node, new_term.node, model, macros, promise, cuda_macros)
+        model = _as_built(old, before, model, macros[0])
+        proven = proves(old_term.node, new_term.node, model, macros, promise, settings.cuda_version_macros)
         _sweep(old_text, new_text, (old_term, new_term), model, model.title, expectation,
                version_macro=macros[1], proven=proven)
+
+
+def _as_built(old: FileAnalysis, directive: Directive, model: Platform, rocm: str) -> Platform:
+    """`model` with R as every ROCm build of the file defines it at the guard (spec §13.3): defined
+    where the evidence is certain (`rewrite_macros`), free otherwise, so that a clause on a macro
+    some ROCm build may leave undefined is never proven."""
+    certain = old.rewrite_macros(directive.hash).rocm
+    if certain is None or certain.name != rocm:
+        return _with(model, rocm, _FREE)
+    value = model.fixed.get(rocm, UNDEFINED)
+    return model if value is not UNDEFINED else _with(model, rocm, 1)
+
+
+def _with(platform: Platform, name: str, value: object) -> Platform:
+    """`platform` with `name` fixed to `value` (_FREE: not fixed)."""
+    fixed = {key: item for key, item in platform.fixed.items() if key != name}
+    if value is not _FREE:
+        fixed[name] = value
+    return replace(platform, fixed=fixed)
 
 
 def _promised(old: Node, expectation: Expectation, version_macro: str) -> Node | None:

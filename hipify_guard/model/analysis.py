@@ -21,6 +21,7 @@ from .platforms import Outcome, Platform, Term, outcome, term
 from .profile import FilePlatforms, file_platforms
 from .reachability import key as reachable_key
 from .reachability import reachable_arms
+from .rewrite_macros import RewriteMacros, rewrite_macros
 from .settings import Settings
 
 Literal = tuple[Term, bool]
@@ -77,6 +78,20 @@ class FileAnalysis:
             for name in condition.names if condition is not None else ():
                 first_use[name] = min(first_use.get(name, arm.directive.hash), arm.directive.hash)
         return LocalMacros(self.data, self.scan.directives, self.tree, first_use, dict(self.settings.header_defines))
+
+    @cached_property
+    def name_counts(self) -> dict[str, int]:
+        """How many of the file's conditions read each name."""
+        counts: dict[str, int] = {}
+        for arm in self.arms:
+            condition = self.condition(arm).term
+            for name in condition.names if condition is not None else ():
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def rewrite_macros(self, offset: int) -> RewriteMacros:
+        """The macros a rewrite of the guard at `offset` tests for ROCm and its version (spec §13.2)."""
+        return rewrite_macros(self, offset)
 
     @cached_property
     def free_names(self) -> frozenset[str]:

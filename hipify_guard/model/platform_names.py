@@ -21,8 +21,11 @@ _ROCM_WORDS = frozenset({"HIP", "ROCM", "AMD", "HCC", "AMDGPU", "HIPBLAS"})
 _CUDA_WORDS = frozenset({"CUDA", "NVCC", "NVIDIA", "CUBLAS"})
 _VERBS = frozenset({"USE", "USES", "HAVE", "HAS", "ENABLE", "ENABLED", "USING", "WITH", "BUILD", "BUILDING", "IS",
                     "COMPILING", "COMPILE"})
-# Defined only by NVIDIA's compilers (nvcc, NVRTC, nvc++): never on any ROCm route.
-NVIDIA_COMPILER_MACROS = frozenset({"__NVCC__", "__CUDACC__", "__CUDA_ARCH__", "__NVCOMPILER", "__CUDA_ARCH_LIST__"})
+# Defined only by NVIDIA's compilers (nvcc, NVRTC, nvc++), and `__CUDA__` only by clang compiling
+# CUDA (in HIP mode clang defines `__HIP__` instead; checked with Debian's clang 15 and hipcc 5.2):
+# never on any ROCm route.
+NVIDIA_COMPILER_MACROS = frozenset({"__NVCC__", "__CUDACC__", "__CUDA_ARCH__", "__NVCOMPILER", "__CUDA_ARCH_LIST__",
+                                    "__CUDA__"})
 _NVIDIA_COMPILER_PREFIXES = ("__CUDACC_", "__CUDA_ARCH_", "__NVCOMPILER_", "__NVCC_")
 _WORD = re.compile(r"[A-Z0-9]+(?![a-z])|[A-Z]?[a-z0-9]+")
 

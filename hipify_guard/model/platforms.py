@@ -199,8 +199,12 @@ class MacroSet:
 
     cuda_version_macros: frozenset[str] = frozenset(CUDA_VERSION_MACROS)
     rocm_macros: frozenset[str] = frozenset(ROCM_MACROS)
-    rocm_macro: str = "USE_ROCM"
+    rocm_macro: str = "USE_ROCM"  # the rewrites' ROCm macro where nothing better is known (spec §13.2)
     rocm_version_macro: str = "ROCM_VERSION"
+    # Whether the configuration names them (`rocm-macro`, `rocm-version-macro`): then every ROCm
+    # build defines them, as the configuration says.
+    rocm_macro_configured: bool = False
+    rocm_version_macro_configured: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +226,9 @@ class UserModel:
 
 
 def _rocm_common(macros: MacroSet) -> dict[str, int | str | None]:
-    """What every ROCm model fixes (spec §3)."""
+    """What every ROCm model fixes (spec §3; not the rewrites' macro, which only a build's
+    evidence defines, spec §13.1: `Settings.rocm_models`)."""
     return {
-        macros.rocm_macro: 1,
         "__HIP_PLATFORM_AMD__": EMPTY,
         "__HIP_PLATFORM_NVIDIA__": UNDEFINED,
         "__HIP_PLATFORM_NVCC__": UNDEFINED,
@@ -238,8 +242,8 @@ def builtin_models(macros: MacroSet) -> dict[str, Platform]:
     cuda_undefined = {name: UNDEFINED for name in macros.cuda_version_macros}
     hip = Platform("hip", "native HIP", True, {**cuda_undefined, **common})
     torch_fixed = {name: UNDEFINED for name in macros.cuda_version_macros if name != "CUDA_VERSION"}
-    torch = Platform(
-        "torch-hipify", "PyTorch's hipify", True, {**torch_fixed, **common},
+    torch = Platform(  # PyTorch's own build and cpp_extension (since 1.11) define USE_ROCM in every ROCm compile
+        "torch-hipify", "PyTorch's hipify", True, {**torch_fixed, **common, "USE_ROCM": 1},
         renames={"CUDA_VERSION": "TORCH_HIP_VERSION"},
         ranges={"TORCH_HIP_VERSION": TORCH_HIP_VERSION_RANGE},
     )

@@ -90,13 +90,22 @@ class FilePlatforms:
     judgements: tuple[Judgement, ...] = ()
     explicit_rocm: frozenset[str] = field(default_factory=frozenset)  # names whose test is an explicit ROCm test
     models_reason: str = ""  # why only some of the built-in models judge this file ("": all do)
+    hip_compiled: str = ""  # why clang compiles it in HIP mode on ROCm (device code), "" when it may not
+    torch_extension: bool = False  # built by PyTorch's cpp_extension: no TORCH_HIP_VERSION nor ROCM_VERSION
 
 
 def file_platforms(file: FileAnalysis) -> FilePlatforms:
     """The platforms `file` is judged under (module doc)."""
     settings = file.settings
     profile = settings.profile
-    judgements = list(_judgements(file, profile, settings.header_cuda_only, settings.header_rocm_only))
+    judgements = [Judgement(define.name, define.value, f"every ROCm build of the file defines it: {define.evidence}",
+                            switch=_is_rocm_switch(define.name))
+                  for define in settings.rocm_defines if define.value is not None]
+    known = {judgement.name for judgement in judgements}
+    device = _device_code(file)
+    judgements += [judgement for judgement in _judgements(file, profile, settings.header_cuda_only,
+                                                          settings.header_rocm_only, device)
+                   if judgement.name not in known]
     on_rocm = {j.name: j.rocm for j in judgements}
     rocm_side = frozenset(judgement.name for judgement in judgements if judgement.switch)
     macros = settings.macros
@@ -111,7 +120,13 @@ def file_platforms(file: FileAnalysis) -> FilePlatforms:
     built = frozenset(name for name, _ in profile.build_definitions)
     refined = tuple(_refined(model, {**on_rocm, **({"TORCH_HIP_VERSION": UNDEFINED} if extension else {})}, built)
                     for model in chosen)
-    return FilePlatforms(_refined(settings.cuda, cuda_fixed), refined, tuple(judgements), frozenset(explicit), why)
+    return FilePlatforms(_refined(settings.cuda, cuda_fixed), refined, tuple(judgements), frozenset(explicit), why,
+                         device, extension)
+
+
+def _is_rocm_switch(name: str) -> bool:
+    switch = build_macro(name)
+    return switch is not None and switch.side == ROCM
 
 
 def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str] | None, str, bool]:
@@ -133,6 +148,8 @@ def _models(file: FileAnalysis, profile: ProjectProfile) -> tuple[frozenset[str]
         return frozenset({TORCH_MODEL}), f"PyTorch's hipify only: the build file in {where} builds it through it", True
     if profile.hipify == "native":
         return frozenset({HIP_MODEL}), "native HIP only: the project does not build through PyTorch's hipify", False
+    if profile.project and not profile.rocm_build and not profile.torch_scopes:
+        return frozenset({HIP_MODEL}), "native HIP only: a port of a project that does not build with PyTorch", False
     return None, "", False
 
 
@@ -164,7 +181,7 @@ def _refined(platform: Platform, facts: Mapping[str, int | str | None], built: f
 
 
 def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: frozenset[str],
-                header_rocm_only: frozenset[str]) -> Iterator[Judgement]:
+                header_rocm_only: frozenset[str], device: str) -> Iterator[Judgement]:
     configured_rocm = dict(profile.rocm_build_macros)
     where = dict(profile.evidence)
     for name in sorted(header_cuda_only):
@@ -172,7 +189,8 @@ def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: f
     for name in sorted(header_rocm_only):
         yield Judgement(name, 1, "a project header it includes defines it for every ROCm build", switch=True)
     for name, value in profile.build_definitions:
-        yield Judgement(name, value, f"the ROCm build defines it: {where.get(name, 'configured')}")
+        yield Judgement(name, value, f"the ROCm build defines it: {where.get(name, 'configured')}",
+                        switch=_is_rocm_switch(name))
     for name, value in configured_rocm.items():
         yield Judgement(name, value, f"the ROCm build's macro: {where.get(name, 'configured')}", switch=True)
     for name in sorted(profile.cuda_build_macros - configured_rocm.keys()):
@@ -191,7 +209,6 @@ def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: f
         if judged is not None:
             yield judged
     yield from _selectors(file, known | uses.names & set(_fixed_names(file)))
-    device = _device_code(file)
     if device:
         for name in COMPILER_DEFINED:
             if name not in known:

@@ -6,6 +6,17 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class BuildDefine:
+    """A macro every ROCm compile of a file defines, by the build files: its value (an integer,
+    EMPTY, or None when the build computes it: `-DROCM_VERSION=${ROCM_VERSION_DEV_INT}`) and where
+    the build says so."""
+
+    name: str
+    value: int | str | None
+    evidence: str  # "src/ggml-hip/CMakeLists.txt:95: add_compile_definitions(GGML_USE_HIP)"
+
+
+@dataclass(frozen=True, slots=True)
 class ProjectProfile:
     """What the configuration and the project's build files say about its platforms."""
 
@@ -28,3 +39,11 @@ class ProjectProfile:
     hipify: str = ""
     torch_scopes: tuple[str, ...] = ()  # folders (absolute) whose sources go through PyTorch's hipify
     choose_models: bool = True
+    # Where the build files show a ROCm build ("": nowhere: the project is checked as a port, spec §13.4).
+    rocm_build: str = ""
+    project: str = ""  # the root whose build files were read ("": none, a lone file)
+    # Where the build files build HIP for NVIDIA GPUs too ("": nowhere): a macro named for HIP is
+    # then no proof of ROCm (ginkgo's GKO_COMPILING_HIP is defined by its HIP build on NVIDIA).
+    hip_on_nvidia: str = ""
+    # `#cmakedefine`s of configured headers that every ROCm build defines: seen by the files that include them.
+    configured_rocm: tuple[BuildDefine, ...] = ()

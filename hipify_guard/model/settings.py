@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
-from .project_profile import ProjectProfile
+from .project_profile import BuildDefine, ProjectProfile
 from .python_platform import PythonPlatforms
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
@@ -51,12 +51,6 @@ def parse_version(text: str) -> tuple[int, int, int]:
     return major, minor, patch
 
 
-def rocm_version_number(version: tuple[int, int, int]) -> int:
-    """ROCM_VERSION's encoding: major*10000 + minor*100 + patch (6.2 -> 60200)."""
-    major, minor, patch = version
-    return major * 10000 + minor * 100 + patch
-
-
 @dataclass(frozen=True)
 class Settings:
     """The effective configuration for checking one file."""
@@ -81,14 +75,24 @@ class Settings:
     header_cuda_only: frozenset[str] = frozenset()
     # Macros they define in every ROCm build and not surely in CUDA ones: ROCm macros of the project.
     header_rocm_only: frozenset[str] = frozenset()
+    header_reached: tuple[tuple[str, str], ...] = ()  # (macro of a configured header, how the file sees it)
     python: PythonPlatforms = field(default_factory=PythonPlatforms)  # the project's Python platform flags
+
+    # What every ROCm compile of the file defines, by the build files (`project.rocm_defines`).
+    rocm_defines: tuple[BuildDefine, ...] = ()
+    rocm_only: bool = False  # only ROCm builds compile the file (its build files say so)
 
     @cached_property
     def rocm_models(self) -> tuple[Platform, ...]:
-        """The ROCm models this check reasons over (each on each known build of the file)."""
+        """The ROCm models this check reasons over (each on each known build of the file). The
+        rewrites' macro is defined in them where the configuration names it, or in a port
+        (spec §13.4: the macro the port will define)."""
         models = builtin_models(self.macros)
         models.update((model.name, model.platform(self.macros)) for model in self.user_models)
-        return on_builds([models[name] for name in self.model_names], self.builds)
+        chosen = [models[name] for name in self.model_names]
+        if self.macros.rocm_macro_configured or not self.profile.rocm_build:
+            chosen = [replace(model, fixed={**model.fixed, self.macros.rocm_macro: 1}) for model in chosen]
+        return on_builds(chosen, self.builds)
 
     @cached_property
     def cuda(self) -> Platform:

@@ -12,7 +12,10 @@ cuda, toolkit, found): a name with a ROCm word (hip, rocm, hcc, amd, amdgpu, hip
 (cuda, nvcc, nvidia) tests that platform, unless it names both or the word right before the
 platform word negates it (`SKIP_CUDA_BUILD`, `FORCE_NO_CUDA`). It *selects* the platform (so
 `always`) when it is the platform word after at most a project prefix and a verb (`USE_ROCM`,
-`GGML_HIP`, `MFEM_USE_HIP`, `KOKKOS_ENABLE_HIP`, `is_rocm_pytorch`, `IS_HIP_EXTENSION`).
+`GGML_HIP`, `MFEM_USE_HIP`, `KOKKOS_ENABLE_HIP`, `is_rocm_pytorch`, `IS_HIP_EXTENSION`). Two kinds of
+name hold in every ROCm build without selecting it: a ROCm package found (`HIP_FOUND`,
+`hip_FOUND`: no ROCm build goes without it) and a GPU build's switch (`FAISS_ENABLE_GPU`,
+`USE_GPU`: every CUDA and every ROCm build is a GPU build), which holds like no condition at all.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ ROCM, CUDA = "rocm", "cuda"
 
 ROCM_WORDS = frozenset({"hip", "rocm", "hcc", "amd", "amdgpu", "hipcc"})
 CUDA_WORDS = frozenset({"cuda", "nvcc", "nvidia"})
-_SELECTING = {ROCM: frozenset({"hip", "rocm", "amd"}), CUDA: frozenset({"cuda", "nvidia"})}
+_SELECTING = {ROCM: frozenset({"hip", "rocm", "amd"}), CUDA: frozenset({"cuda", "nvidia"}), "gpu": frozenset({"gpu"})}
 _VERBS = frozenset({"use", "enable", "enabled", "have", "has", "with", "build", "is", "using", "for", "on"})
 _TRAILERS = frozenset({"pytorch", "torch", "extension", "build", "backend", "enabled", "mode", "target", "variant",
                        "lang", "language", "on"})
 _TOOLKIT = frozenset({"found", "toolkit", "compiler", "version", "ver", "home", "path", "root", "dir", "arch", "archs",
                       "architectures", "nvcc", "cudart", "major", "minor", "sdk", "bin"})
+_GPU = "gpu"
 _NEGATIONS = frozenset({"no", "not", "skip", "disable", "disabled", "without", "exclude", "non", "nothing"})
 _WORD = re.compile(r"[A-Z][A-Z0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+")  # amd64 and x86 stay whole
 
@@ -154,6 +158,8 @@ def name_holds(name: str, cuda_selectors: bool = True) -> Holds:
     parts = words(name)
     if not parts:
         return UNKNOWN
+    if _GPU in parts and _selects(parts, parts.index(_GPU), _GPU):
+        return TOP  # every GPU build, CUDA or ROCm (`FAISS_ENABLE_GPU`)
     rocm = [index for index, word in enumerate(parts) if word in ROCM_WORDS]
     cuda = [index for index, word in enumerate(parts) if word in CUDA_WORDS]
     if bool(rocm) == bool(cuda):
@@ -164,7 +170,7 @@ def name_holds(name: str, cuda_selectors: bool = True) -> Holds:
     selects = _selects(parts, places[-1], platform)
     if platform == CUDA and not (selects and cuda_selectors):
         return CUDA_SOME if _TOOLKIT.intersection(parts) else UNKNOWN
-    return Holds(platform, selects)
+    return Holds(platform, selects or parts[places[-1] + 1 :] == ("found",))
 
 
 @lru_cache(maxsize=4096)

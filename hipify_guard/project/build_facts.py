@@ -41,6 +41,8 @@ class Definition:
     always: bool
     condition: str
     evidence: Evidence
+    folder: str = ""  # the root-relative folder whose builds it reaches ("": the whole project)
+    header: bool = False  # a `#cmakedefine` of a configured header: only files that include it see it
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class Mention:
     condition: str
     evidence: Evidence
     supports: bool = True
+    folder: str = ""  # the root-relative folder of the build file whose command compiles it
+    stored: bool = False  # only stored in a variable where it is written (its uses are mentions of their own)
 
 
 class Flows:
@@ -128,6 +132,11 @@ class BuildFileFacts:
     notes: tuple[str, ...] = ()  # files that could not be read or parsed, and why
     cuda_only_folders: tuple[tuple[str, Evidence], ...] = ()  # folders no ROCm build compiles anything of
     torch_builds: tuple[Evidence, ...] = ()  # build files that use PyTorch's extension tools or hipify
+    # Per tree file: the folders of the build files whose commands compile it in a ROCm build (a
+    # command for ROCm only, or one with no condition at all), to scope a folder's definitions.
+    rocm_compiled_in: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    rocm_build: tuple[Evidence, ...] = ()  # where the build files build for ROCm (the first place found)
+    hip_on_nvidia: tuple[Evidence, ...] = ()  # where they build HIP for NVIDIA GPUs (the first place found)
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

@@ -27,8 +27,8 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from .build_conditions import CUDA, ROCM
-from .build_facts import BuildFileFacts, Evidence, Mention, ReaderResult, SourceFact
+from .build_conditions import CUDA, ROCM, name_holds
+from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
 from .cmake_reader import read_cmake
 from .kernel_builder_reader import read_kernel_builds
@@ -37,6 +37,15 @@ from .source_layout import layout_facts
 from .source_matching import Matcher
 from .source_paths import is_header
 
+# What a build for ROCm says in a build file's code: HIP's CMake package and language, hipcc,
+# ROCm's install path, a `-D` of HIP's platform, PyTorch's ROCm tests, a hipify step.
+_ROCM_BUILD = re.compile(r"(?i)find_package\s*\(\s*(?:hip|rocm)\b|enable_language\s*\(\s*hip\b|\bhip::|"
+                         r"\blanguages?\b[^)\n]*\bhip\b|\bhipcc\b|\brocm_(?:path|home)\b|-D__HIP_PLATFORM_AMD__|"
+                         r"\bversion\.hip\b|\bIS_HIP_EXTENSION\b|\bhipify|\bhip_add_(?:library|executable)\b")
+_COMMENT = re.compile(r"(?m)(?:^|(?<=\s))#.*$")
+# A HIP build for NVIDIA GPUs: then a macro named for HIP (`GKO_COMPILING_HIP`) is defined on CUDA too.
+_HIP_ON_NVIDIA = re.compile(r"(?i)hip_platform[^\n]*(?:nvidia|nvcc)|hip_compiler_id[^\n]*nvidia|"
+                            r"__HIP_PLATFORM_(?:NVIDIA|NVCC)__")
 _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
                           r"find_package\s*\(\s*Torch\b")
 MAX_BUILD_FILE = 4 << 20  # bytes; a larger "build file" is generated or not one
@@ -95,7 +104,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts),
                kernel_builds.result]
-    definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence): item
+    definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence, item.folder): item
                          for result in results for item in result.definitions}.values())
     mentions = [item for result in results for item in result.mentions]
     notes.extend(note for result in results for note in result.notes)
@@ -109,7 +118,39 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     sources += layout_facts(root, tree, claimed, texts.read)
     files = tuple(path for result in results for path in result.files)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
-                          kernel_builds.cuda_only_folders, _torch_builds(files, texts))
+                          kernel_builds.cuda_only_folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
+                          _rocm_build(files, texts, definitions, [*mentions, *sources], results),
+                          _first_line(files, texts, _HIP_ON_NVIDIA))
+
+
+def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -> tuple[Evidence, ...]:
+    """The first line of code (comments left out) of the build files that `pattern` finds, if any."""
+    for path in files:
+        text = texts(path)
+        code = _COMMENT.sub("", text) if text else ""
+        match = pattern.search(code)
+        if match:
+            line = code.count("\n", 0, match.start()) + 1
+            return (Evidence(path, line, text.splitlines()[line - 1].strip()[:200]),)
+    return ()
+
+
+def _rocm_build(files: Sequence[str], texts: _Texts, definitions: Sequence[Definition],
+                mentions: Sequence[Mention | SourceFact], results: Sequence[ReaderResult]) -> tuple[Evidence, ...]:
+    """Where the build files build for ROCm: a definition or a source under a ROCm condition, a
+    hipify step, a ROCm folder beside a CUDA one, or a line of code (comments left out) that uses
+    HIP's or ROCm's tools (spec §13.4)."""
+    for found in (*(item.evidence for item in definitions if item.platform == ROCM),
+                  *(item.evidence for item in mentions if item.platform == ROCM or not item.evidence.line),
+                  *(evidence for result in results for evidence in result.hipify)):
+        return (found,)
+    found = _first_line(files, texts, _ROCM_BUILD)
+    if found:
+        return found
+    for path in files:  # jax's `jax_plugins/rocm/setup.py`, whose Bazel build is not read
+        if any(name_holds(part).platform == ROCM for part in path.split("/")[:-1]):
+            return (Evidence(path, 0, "a build file in a ROCm folder"),)
+    return ()
 
 
 def _torch_builds(files: Sequence[str], texts: _Texts) -> tuple[Evidence, ...]:
@@ -165,6 +206,21 @@ class _Texts:
             self.notes.append(f"{path}: larger than {MAX_BUILD_FILE >> 20} MB; not read as a build file")
             return None
         return data.decode("utf-8", "replace")
+
+
+def _rocm_compiled_in(mentions: Iterable[Mention], matcher: Matcher) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per tree file, the folders of the build files that compile it in a ROCm build: under a ROCm
+    condition, or under no condition at all (a mention under a condition not understood, such as
+    ggml's `if(GGML_MUSA)`, is another platform's build or an option's, not counted)."""
+    folders: dict[str, set[str]] = {}
+    used = {mention.evidence for mention in mentions if not mention.stored}
+    for mention in mentions:
+        if mention.stored and mention.evidence in used:
+            continue  # a list stored where it is written, and compiled where it is used
+        if mention.supports and (mention.platform == ROCM or mention.platform is None and not mention.condition):
+            for name in matcher(mention.pattern):
+                folders.setdefault(name, set()).add(mention.folder)
+    return tuple((name, tuple(sorted(found))) for name, found in sorted(folders.items()))
 
 
 def _claimed(mentions: Iterable[Mention], matcher: Matcher) -> dict[str, set[str | None]]:

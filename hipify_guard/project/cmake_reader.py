@@ -89,9 +89,9 @@ class _Project(ProjectState):
     def _header_definition(self, match: re.Match, evidence: Evidence) -> None:
         zero_one, name, rest = match.group(1), match.group(2), match.group(3)
         value = "1" if zero_one else ("" if not rest else (macro(f"{name}={rest}") or (name, None))[1])
-        self.define(name, value, self._truth(name), evidence)
+        self.define(name, value, self._truth(name), evidence, header=True)
         if zero_one:
-            self.define(name, "0", Context(UNKNOWN, (f"{name} false",)), evidence)
+            self.define(name, "0", Context(UNKNOWN, (f"{name} false",)), evidence, header=True)
 
     def _truth(self, name: str) -> Context:
         """Where the CMake variable `name` is true: where it is set true, or what its name says."""

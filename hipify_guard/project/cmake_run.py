@@ -69,6 +69,7 @@ _DEFINITION_PROPERTIES = frozenset({"COMPILE_DEFINITIONS", "INTERFACE_COMPILE_DE
 _FLAG_PROPERTIES = frozenset({"COMPILE_OPTIONS", "COMPILE_FLAGS", "INTERFACE_COMPILE_OPTIONS"})
 _SCOPE_WORDS = frozenset({"PUBLIC", "PRIVATE", "INTERFACE", "BEFORE", "AFTER", "SYSTEM", "APPEND", "APPEND_STRING"})
 _KEYWORD = re.compile(r"[A-Z][A-Z0-9_]*")
+_HIP_TARGETS = frozenset({"hip::host", "hip::device"})  # HIP's CMake package targets that define the platform
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 
 
@@ -238,6 +239,8 @@ class Run:
         handler = _HANDLERS.get(name)
         if handler is not None:
             handler(self, arguments, context)
+        elif name == "target_link_libraries":
+            self._hip_targets(arguments, context)
         elif name in _NAME_DEFINITIONS or name in _FLAG_COMMANDS:
             self._definition_command(name, arguments, context)
         elif name in _PROPERTY_COMMANDS:
@@ -265,7 +268,7 @@ class Run:
                 continue
             items = self.expand(argument, section_context)
             for item in items:
-                self.project.mention(item, item.context.joined(section_context), supports=True)
+                self.project.mention(item, item.context.joined(section_context), supports=True, folder=self.base)
             if section and holds_flags(section):
                 self._flags(items, section_context)
 
@@ -306,9 +309,23 @@ class Run:
             for item in items:
                 found = macro(item.text[2:] if item.text.startswith("-D") else item.text)
                 if found:  # (an unknown value, `X=${ARCH}`, is a definition whose value is not known)
-                    self.project.define(*found, item.context.joined(context), item.evidence)
+                    self.project.define(*found, item.context.joined(context), item.evidence, self.base)
         else:
             self._flags(items, context)
+
+    def _hip_targets(self, arguments: Sequence[Argument], context: Context) -> None:
+        """`target_link_libraries(T ... hip::host|hip::device ...)`: HIP's package gives T's compiles
+        `__HIP_PLATFORM_AMD__=1` on ROCm (hip-config-amd.cmake, ROCm 4.2 and newer; a HIP build for
+        NVIDIA GPUs gets `__HIP_PLATFORM_NVIDIA__` instead), so only ROCm builds get it."""
+        keyword = None
+        for argument in arguments[1:]:
+            if argument.text in ("PUBLIC", "PRIVATE", "INTERFACE", "LINK_PUBLIC", "LINK_PRIVATE", "LINK_INTERFACE_LIBRARIES"):
+                keyword = argument.text
+            elif argument.text in _HIP_TARGETS and keyword not in ("INTERFACE", "LINK_INTERFACE_LIBRARIES"):
+                evidence = self.evidence(argument)
+                self.project.define("__HIP_PLATFORM_AMD__", "1", context.within(ROCM_ALL, f"links {argument.text}"),
+                                    evidence, self.base)
+                return
 
     def _flags(self, items: Sequence[Item], context: Context) -> None:
         """The `-D` words among `items` (a `-D NAME` pair is read with its second word's evidence)."""
@@ -316,7 +333,7 @@ class Run:
             text = item.text + (" " + items[index + 1].text if item.text.split()[-1:] in (["-D"], ["/D"])
                                 and index + 1 < len(items) else "")
             for name, value in flag_definitions([text]):
-                self.project.define(name, value, item.context.joined(context), item.evidence)
+                self.project.define(name, value, item.context.joined(context), item.evidence, self.base)
 
     def _properties(self, arguments: Sequence[Argument], context: Context) -> None:
         """`set_*_properties` / `set_property`: COMPILE_DEFINITIONS and flags properties; the files they name."""
@@ -333,7 +350,7 @@ class Run:
                     for item in items:
                         found = macro(item.text)
                         if found:
-                            self.project.define(*found, item.context.joined(context), item.evidence)
+                            self.project.define(*found, item.context.joined(context), item.evidence, self.base)
                 else:
                     self._flags(items, context)
 
@@ -370,7 +387,7 @@ class Run:
                                                                    vague=True)]
         scope.variables[name] = tuple(old) + tuple(placed)
         for item in placed:
-            self.project.mention(item, item.context, supports=True, stored=True)
+            self.project.mention(item, item.context, supports=True, stored=True, folder=self.base)
         if holds_flags(name):
             self._flags(placed, context.within(compiler_holds(name), f"flags {name}"))
 

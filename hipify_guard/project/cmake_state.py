@@ -116,19 +116,22 @@ class ProjectState:
         found = self.modules.get(name.lower(), [])
         return found[0] if len(found) == 1 else None
 
-    def define(self, name: str, value: str | None, context: Context, evidence: Evidence) -> None:
-        """Record a macro definition made where `context` holds."""
+    def define(self, name: str, value: str | None, context: Context, evidence: Evidence, folder: str = "",
+               header: bool = False) -> None:
+        """Record a macro definition made where `context` holds, for the targets of `folder`."""
         holds = context.holds
-        self.definitions.append(Definition(name, value, holds.platform, holds.always, context.condition, evidence))
+        self.definitions.append(Definition(name, value, holds.platform, holds.always, context.condition, evidence,
+                                           folder, header))
 
-    def mention(self, item: Item, context: Context, supports: bool, stored: bool = False) -> None:
-        """Record a source path or glob the build names (anything else is ignored)."""
+    def mention(self, item: Item, context: Context, supports: bool, stored: bool = False, folder: str = "") -> None:
+        """Record a source path or glob the build names (anything else is ignored); `folder`: that
+        of the build file whose command compiles it."""
         pattern = self._pattern(item)
         if pattern is None:
             return
         text, vague = pattern
         holds = context.holds
-        mention = Mention(text, holds.platform, context.condition, item.evidence, supports and not vague)
+        mention = Mention(text, holds.platform, context.condition, item.evidence, supports and not vague, folder, stored)
         self.mentions.record((item.evidence, item.text), mention, stored, mention.supports)
 
     def _pattern(self, item: Item) -> tuple[str, bool] | None:

@@ -52,8 +52,8 @@ class Options:
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     policy: Policy = field(default_factory=Policy)
     min_rocm: tuple[int, int, int] | None = None
-    rocm_macro: str = "USE_ROCM"
-    rocm_version_macro: str = "ROCM_VERSION"
+    rocm_macro: str | None = None  # None: chosen per file (spec §13.2)
+    rocm_version_macro: str | None = None
     rocm_macros: tuple[str, ...] = ROCM_MACROS
     cuda_version_macros: tuple[str, ...] = CUDA_VERSION_MACROS
     python_rocm_flags: tuple[str, ...] = DEFAULT_ROCM_FLAGS  # Python names/calls true on ROCm only

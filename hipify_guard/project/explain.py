@@ -26,6 +26,8 @@ class Judged:
     models_reason: str  # why those ("" when every configured model applies)
     macros: tuple[tuple[str, str, str], ...]  # (name, its value on ROCm in words, why)
     error: str = ""  # why the file could not be read
+    # What rewrites test for ROCm and its version at the end of the file: (role, macro or "", why).
+    rewrites: tuple[tuple[str, str, str], ...] = ()
 
 
 def explain(job: Job) -> Judged:
@@ -42,12 +44,17 @@ def explain(job: Job) -> Judged:
         messages = [message.message for message in (*report.errors, *report.notes)]
         return Judged(job.filename, rocm_rules, (), "", (), "; ".join(messages))
     file = FileAnalysis(job.filename, loaded[0], job.settings)
-    if job.path != "-" and file.free_names:  # as a check run settles them: what its included headers say
-        file = FileAnalysis(job.filename, loaded[0], with_header_facts(job.settings, job.path, file.free_names))
+    names = file.free_names | {define.name for define in job.settings.profile.configured_rocm}
+    if job.path != "-" and names:  # as a check run settles them: what its included headers say
+        file = FileAnalysis(job.filename, loaded[0], with_header_facts(job.settings, job.path, names))
     platforms = file.platforms
     macros = tuple((judgement.name, _value(judgement.rocm), judgement.reason) for judgement in platforms.judgements)
+    chosen = file.rewrite_macros(len(file.data) + 1)
+    rewrites = (("rocm-macro", *((chosen.rocm.name, chosen.rocm.evidence) if chosen.rocm else ("", chosen.missing))),
+                ("rocm-version-macro", *((chosen.version.name, chosen.version.evidence) if chosen.version
+                                         else ("", "none is defined for it: no rocm-min fix"))))
     return Judged(job.filename, rocm_rules, tuple(model.title for model in platforms.rocm_models),
-                  platforms.models_reason, macros)
+                  platforms.models_reason, macros, rewrites=rewrites)
 
 
 def _value(value: object) -> str:

@@ -31,9 +31,13 @@ from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
 
 MAX_HEADERS = 64
+MAX_SIBLINGS = 400  # files of a header's folder read to find what includes it
 _TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc", ".in", ".cmake")
+_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".hip", *_HEADER_SUFFIXES[:-2])
 _NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
+_TEMPLATE_SUFFIXES = (".in", ".cmake")
+_CMAKEDEFINE = re.compile(rb"^[ \t]*#[ \t]*cmakedefine(?:01)?[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
 
 
@@ -46,18 +50,20 @@ class HeaderFacts:
     cuda_only: frozenset[str]  # macros defined, but only where no ROCm model goes
     rocm_only: frozenset[str]  # macros surely defined in every ROCm model, not surely on CUDA
     # (mscclpp's `MSCCLPP_DEVICE_HIP`, defined under `defined(__HIP_PLATFORM_AMD__)`)
+    reached: tuple[tuple[str, str], ...] = ()  # (macro, how the file sees it) for those of configured headers
 
 
 def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
     """What the project headers `path` includes (transitively) say of `names`."""
     wanted = set(names)
+    configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
     defined: set[str] = set()
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
     queue = [os.path.realpath(path)]
-    while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined:
+    while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined - rocm_side:
         current = queue.pop(0)
         for header in _includes(current, root):
             if header in seen:
@@ -67,13 +73,75 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
             for name, value in _thresholds(header).items():
                 if name in wanted:
                     values.setdefault(name, value)
+            rocm_side |= _configured(header, configured & wanted)
             open_names = frozenset(wanted - values.keys() - defined)
             if open_names:
                 for_rocm, off_rocm = _definitions_in(header, settings, open_names)
                 defined |= for_rocm
                 elsewhere |= off_rocm
                 rocm_side |= _rocm_switches(header, settings, for_rocm)
-    return HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side))
+    reached = [(name, "it includes the configured header that defines it") for name in sorted(configured & rocm_side)]
+    missing = configured & wanted - rocm_side
+    if missing and path.endswith(_HEADER_SUFFIXES):
+        through, why = _through_includers(os.path.realpath(path), frozenset(missing), root)
+        rocm_side |= through
+        reached += [(name, why) for name in sorted(through)]
+    return HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side),
+                       tuple(reached))
+
+
+def _through_includers(path: str, names: frozenset[str], root: str) -> tuple[set[str], str]:
+    """Which of `names` (macros of configured headers) every file of the header's folder that
+    includes it sees first, through the configured header it includes (magma's `.cuh` kernels,
+    included by `.cu` files that include `magma_internal.h`): none when no file there includes it."""
+    folder, name = os.path.split(path)
+    includers = [sibling for sibling in _siblings(folder) if sibling != path and name in _included_names(sibling)]
+    if not includers:
+        return set(), ""
+    seen = set(names)
+    for includer in includers:
+        seen &= _configured_through(includer, frozenset(seen), root)
+        if not seen:
+            break
+    example = os.path.relpath(includers[0], root).replace(os.sep, "/")
+    count = f"{len(includers)} file{'s' if len(includers) > 1 else ''}, such as {example}"
+    return seen, f"every file of its folder that includes it ({count}) includes the configured header that defines it"
+
+
+def _configured_through(path: str, names: frozenset[str], root: str) -> set[str]:
+    """Which of `names` a configured header that `path` includes (transitively) `#cmakedefine`s."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    queue = [path]
+    while queue and len(seen) < MAX_HEADERS and names - found:
+        for header in _includes(queue.pop(0), root):
+            if header not in seen:
+                seen.add(header)
+                queue.append(header)
+                found |= _configured(header, set(names))
+    return found
+
+
+@lru_cache(maxsize=256)
+def _siblings(folder: str) -> tuple[str, ...]:
+    """The C/C++/CUDA files of a folder (at most MAX_SIBLINGS)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return ()
+    return tuple(entry.path for entry in entries if entry.name.endswith(_SOURCE_SUFFIXES) and entry.is_file())[
+        :MAX_SIBLINGS]
+
+
+@lru_cache(maxsize=4096)
+def _included_names(path: str) -> frozenset[str]:
+    """The file names (last path part) a file's `#include` lines name."""
+    try:
+        data = read_file(path)[0]
+    except OSError:
+        return frozenset()
+    return frozenset(os.path.basename((quoted or angled).decode("utf-8", "surrogateescape"))
+                     for quoted, angled in _INCLUDE.findall(data))
 
 
 @lru_cache(maxsize=4096)
@@ -172,6 +240,23 @@ def _analysis(path: str, settings: Settings) -> FileAnalysis | None:
     except OSError:
         return None
     return FileAnalysis(path, data, settings)
+
+
+def _configured(path: str, names: set[str]) -> set[str]:
+    """Which of `names` (those every ROCm build sets true for `#cmakedefine`) a configured
+    header's template `#cmakedefine`s: the including file sees them defined."""
+    if not names or not path.endswith(_TEMPLATE_SUFFIXES):
+        return set()
+    return names & _cmakedefined(path)
+
+
+@lru_cache(maxsize=1024)
+def _cmakedefined(path: str) -> frozenset[str]:
+    try:
+        data = read_file(path)[0]
+    except OSError:
+        return frozenset()
+    return frozenset(match.decode("ascii") for match in _CMAKEDEFINE.findall(data))
 
 
 @lru_cache(maxsize=4096)

@@ -16,11 +16,13 @@ from ..core.languages import CPP, language_of
 from ..core.reading import read_file
 from ..model.platform_names import CUDA, ROCM, build_macro
 from .discovery import DEFAULT_EXTENSIONS, discover
-from .platform_profile import Entry, infer
+from ..model.rewrite_macros import is_rewrite_macro
+from .platform_profile import Entry, Inference, infer
 
 CONFIG_NAME = ".hipify-guard.toml"
 _CONDITION = re.compile(rb"^[ \t]*#[ \t]*(?:el)?if(?:n?def)?\b([^\r\n]*)", re.M)
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_HIP_OWN = frozenset({"__HIP_PLATFORM_AMD__", "USE_ROCM"})
 _TITLES = {
     "hipify": "How the sources reach ROCm (\"torch-extension\": PyTorch's hipify in an extension's build).",
     "rocm-build-macros": "Defined in every ROCm build: \"this is the ROCm build\".",
@@ -35,10 +37,11 @@ _HEADER = """\
 """
 
 
-def source_switches(root: str) -> list[Entry]:
+def source_switches(root: str, counts: dict[str, int] | None = None) -> list[Entry]:
     """The build switches (by name, spec §11.1) that the conditional directives below `root` test,
-    each with its first test as evidence."""
+    each with its first test as evidence (`counts`: filled with how many conditions test each)."""
     first: dict[str, Entry] = {}
+    counts = {} if counts is None else counts
     for name, path in discover([root], DEFAULT_EXTENSIONS):
         if language_of(name) != CPP:
             continue
@@ -49,7 +52,11 @@ def source_switches(root: str) -> list[Entry]:
         for match in _CONDITION.finditer(data):
             for word in _NAME.findall(match.group(1)):
                 macro = word.decode("ascii")
+                if macro in _HIP_OWN or macro in first:
+                    counts[macro] = counts.get(macro, 0) + 1
                 switch = build_macro(macro) if macro not in first else None
+                if switch is not None:
+                    counts[macro] = counts.get(macro, 0) + 1
                 if switch is not None:
                     line = data.count(b"\n", 0, match.start()) + 1
                     text = match.group(0).strip().decode("utf-8", "replace")
@@ -66,7 +73,8 @@ def render(root: str) -> str:
     inference = infer(root)
     entries = list(inference.entries)
     named = {entry.value for entry in entries} | inference.profile.rocm_may_define
-    entries += [entry for entry in source_switches(root) if entry.value not in named]
+    tested: dict[str, int] = {}
+    entries += [entry for entry in source_switches(root, tested) if entry.value not in named]
     by_key: dict[str, list[Entry]] = {}
     for entry in entries:
         by_key.setdefault(entry.key, []).append(entry)
@@ -74,6 +82,7 @@ def render(root: str) -> str:
     for key in ("hipify", "rocm-build-macros", "cuda-build-macros", "cuda-only-files"):
         if key in by_key:
             parts.append(_section(key, by_key[key]))
+    parts.append(rewrite_section(inference, tested))  # (top-level keys: before any [table])
     if "torch-scopes" in by_key:
         lines = ["# PyTorch's hipify builds the sources in these folders (inferred; no key says it):"]
         lines += [f"#   {entry.value}/  ({_comment(entry.evidence)})" for entry in by_key["torch-scopes"]]
@@ -84,9 +93,56 @@ def render(root: str) -> str:
             name, _, value = entry.value.partition("=")
             lines.append(f"{name} = {value if value else chr(34) * 2}  # {_comment(entry.evidence)}")
         parts.append("\n".join(lines) + "\n")
-    if len(parts) == 1:
-        parts.append("# Nothing was found to say about the platforms: the built-in defaults apply.\n")
     return "\n".join(parts)
+
+
+def rewrite_section(inference: Inference, tested: dict[str, int]) -> str:
+    """The macros the rewrites test for ROCm and its version (spec §13.2), with their evidence:
+    set where one holds for the whole project, else commented out (each file's rewrites then use
+    what its own ROCm build defines)."""
+    profile = inference.profile
+    lines = ["# The macros the rewrites test for ROCm and for its version (each with where the build defines it)."]
+    candidates = [(scoped.define, scoped.folder) for scoped in inference.scoped
+                  if not scoped.elsewhere and is_rewrite_macro(scoped.define.name)]
+    candidates += [(define, "<header>") for define in profile.configured_rocm if is_rewrite_macro(define.name)]
+    if profile.hipify in ("torch", "torch-extension"):
+        built = next((define.evidence for define, folder in candidates if define.name == "USE_ROCM" and not folder),
+                     "PyTorch's ROCm builds define it (cpp_extension: -DUSE_ROCM=1)")
+        lines.append(f'rocm-macro = "USE_ROCM"  # {_comment(built)}')
+        if profile.hipify == "torch":
+            lines.append('rocm-version-macro = "ROCM_VERSION"  # PyTorch\'s own build defines it')
+        return "\n".join(lines) + "\n"
+    if not profile.rocm_build:
+        lines += ["# No build file builds for HIP or ROCm: the project is checked as a port, and the rewrites use",
+                  "# the macros the port will define (change them to your port's):",
+                  'rocm-macro = "USE_ROCM"', 'rocm-version-macro = "ROCM_VERSION"']
+        return "\n".join(lines) + "\n"
+    if not candidates:
+        tested_switches = sorted((name for name in tested if is_rewrite_macro(name)), key=lambda name: -tested[name])
+        lines.append("# No build file here defines a macro in every ROCm build: the rewrites need one (until it is set,")
+        lines.append("# findings have no fix). The sources test these as the ROCm build's switch; set the one it defines:")
+        lines += [f'# rocm-macro = "{name}"  # tested in {tested[name]} condition{"s" if tested[name] != 1 else ""}'
+                  for name in tested_switches[:3]] or ['# rocm-macro = "..."']
+        return "\n".join(lines) + "\n"
+    ranked = sorted(candidates, key=lambda item: (-tested.get(item[0].name, 0), item[1] != "", item[0].name))
+    best, where = ranked[0]
+    if where == "":  # the project's own style, defined for every file
+        lines.append(f'rocm-macro = "{best.name}"  # {_comment(best.evidence)}')
+    else:
+        lines.append("# Each file's rewrites use the first of these its ROCm build defines (uncomment one to use "
+                     "it everywhere):")
+        for define, folder in ranked[: 1 + next((n for n, (_, at) in enumerate(ranked) if at == ""), len(ranked))]:
+            reach = ("files that include the header" if folder == "<header>" else
+                     f"what {folder}/ builds" if folder else "every file")
+            lines.append(f'# rocm-macro = "{define.name}"  # for {reach}: {_comment(define.evidence)}')
+    version = next((scoped.define for scoped in inference.scoped if scoped.define.name == "ROCM_VERSION"
+                    and not scoped.folder and not scoped.elsewhere), None)
+    if version is not None:
+        lines.append(f'rocm-version-macro = "ROCM_VERSION"  # {_comment(version.evidence)}')
+    else:
+        lines.append("# rocm-version-macro: none is defined by the build; rocm-min fixes use HIP_VERSION where a file "
+                     "includes hip/hip_version.h or is compiled in HIP mode")
+    return "\n".join(lines) + "\n"
 
 
 def _section(key: str, entries: Iterable[Entry]) -> str:

@@ -2,7 +2,8 @@
 
 The root is the git work tree that contains the current directory (the nearest folder upwards
 with a `.git` folder or file), or the current directory when there is none. A file outside the
-root keeps its absolute path.
+root keeps its absolute path. A file's own project (`project_root_of`: whose build files judge
+it) never depends on the current directory.
 """
 
 from __future__ import annotations
@@ -29,9 +30,40 @@ def project_root() -> str:
     return work_tree_root(here) or here
 
 
-def project_root_of(path: str) -> str:
-    """The root of the project a file belongs to: its git work tree, else the current folder."""
-    return work_tree_root(os.path.dirname(os.path.abspath(path))) or os.getcwd()
+def project_root_of(path: str) -> str | None:
+    """The root of the project a file belongs to, wherever the tool runs: its git work tree, else
+    the outermost folder of the unbroken chain of folders with a build file or a configuration
+    that starts at the nearest such folder above it; None for a file of no project (a lone file)."""
+    return _project_root(os.path.dirname(os.path.abspath(path)))
+
+
+_BUILD_MARKERS = ("CMakeLists.txt", "setup.py", "pyproject.toml", "setup.cfg", ".hipify-guard.toml",
+                  "hipify-guard.toml", "build.toml")
+
+
+@lru_cache(maxsize=1 << 16)
+def _project_root(folder: str) -> str | None:
+    tree = work_tree_root(folder)
+    if tree is not None:
+        return tree
+    nearest = _nearest_marked(folder)
+    while nearest is not None and _marked(os.path.dirname(nearest)) and os.path.dirname(nearest) != nearest:
+        nearest = os.path.dirname(nearest)
+    return nearest
+
+
+@lru_cache(maxsize=1 << 16)
+def _nearest_marked(folder: str) -> str | None:
+    if _marked(folder):
+        return folder
+    parent = os.path.dirname(folder)
+    return None if parent == folder else _nearest_marked(parent)
+
+
+@lru_cache(maxsize=1 << 16)
+def _marked(folder: str) -> bool:
+    """Whether the folder holds a build file or a configuration file."""
+    return any(os.path.isfile(os.path.join(folder, name)) for name in _BUILD_MARKERS)
 
 
 def repo_relative(filename: str) -> str:

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import os
 import posixpath
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import integer_value
 from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import PLATFORM_MACROS
-from ..model.project_profile import ProjectProfile
+from ..model.project_profile import BuildDefine, ProjectProfile
 from .build_facts import BuildFileFacts
 from .build_files import FactsMemo, read_build_files
+from .rocm_defines import ScopedDefinition, defines_for, scoped_definitions
 
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 _SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
@@ -50,10 +52,17 @@ class Inference:
     cuda_only_files: frozenset[str]  # absolute paths
     entries: tuple[Entry, ...]
     cuda_only_folders: tuple[str, ...] = ()  # absolute folders: nothing below them is built for ROCm
+    scoped: tuple[ScopedDefinition, ...] = ()  # what every ROCm build defines, and for which files
+    rocm_only_files: frozenset[str] = frozenset()  # absolute paths only ROCm builds compile
+    compiled_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # `BuildFileFacts.rocm_compiled_in`
 
     def is_cuda_only(self, path: str) -> bool:
         """Whether only the CUDA build compiles the file `path` (absolute)."""
         return path in self.cuda_only_files or any(path.startswith(folder + os.sep) for folder in self.cuda_only_folders)
+
+    def rocm_defines(self, path: str) -> tuple[BuildDefine, ...]:
+        """What every ROCm compile of the file `path` (absolute) defines, by the build files."""
+        return defines_for(path, self.root, self.scoped, self.compiled_in) if self.scoped else ()
 
 
 @lru_cache(maxsize=64)
@@ -71,8 +80,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
             continue
         value = _value(every[0].value)
         switch = build_macro(name)
-        if switch is not None and switch.side == ROCM and value == 1:
-            rocm_macros.append((name, 1))
+        if switch is not None and switch.side == ROCM and value in (1, EMPTY):
+            rocm_macros.append((name, value))
             entries.append(Entry("rocm-build-macros", name, _shown(every[0].evidence)))
         else:
             defines.append((name, value))
@@ -92,12 +101,23 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     names = frozenset(name for name in facts.by_name() if build_macro(name) is not None)
     evidence = tuple((entry.value.partition("=")[0], entry.evidence) for entry in entries
                      if entry.key in ("rocm-build-macros", "rocm-build-defines", "cuda-build-macros"))
+    scoped, configured = scoped_definitions(facts, lambda definition: _shown(definition.evidence))
     profile = ProjectProfile(rocm_build_macros=tuple(rocm_macros), build_definitions=tuple(defines),
                              platform_names=names, hipify=hipify, torch_scopes=tuple(folder for folder, _ in scopes),
                              inferred_cuda_build=frozenset(cuda_macros),
-                             rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence)
+                             rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence,
+                             rocm_build=_rocm_build(facts), configured_rocm=configured, project=root,
+                             hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
-                     tuple(os.path.join(root, folder) if folder else root for folder, _ in folders))
+                     tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
+                     frozenset(os.path.join(root, name) for name in facts.rocm_only_files), dict(facts.rocm_compiled_in))
+
+
+def _rocm_build(facts: BuildFileFacts) -> str:
+    """Where the build files show a ROCm build ("" when nothing in them builds for HIP or ROCm: a
+    project that builds PyTorch extensions and no more is a port too, whose rewrites use
+    `USE_ROCM` as PyTorch's ROCm builds do)."""
+    return _shown(facts.rocm_build[0]) if facts.rocm_build else ""
 
 
 def _below(name: str, folder: str) -> bool:
@@ -121,6 +141,10 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
         platform_names=configured.platform_names | inferred.platform_names,
         hipify=configured.hipify or (inferred.hipify if configured.choose_models else ""),
         torch_scopes=() if configured.hipify else inferred.torch_scopes,
+        rocm_build=configured.rocm_build or inferred.rocm_build,
+        configured_rocm=inferred.configured_rocm,
+        project=inferred.project,
+        hip_on_nvidia=inferred.hip_on_nvidia,
     )
 
 
@@ -194,5 +218,5 @@ def _shown(evidence: object) -> str:
     """`path:line: text` of a build-file fact (a folder layout: the HIP counterpart it found)."""
     text = getattr(evidence, "text", "")
     if not getattr(evidence, "line", 0):
-        return f"its HIP counterpart {evidence} exists"
+        return f"{evidence}: {text}" if text else f"its HIP counterpart {evidence} exists"
     return f"{evidence}: {text.strip()}" if text else str(evidence)

@@ -56,16 +56,17 @@ class ModuleFacts:
         pattern, vague = found
         holds = context.holds
         supports = supports and not (vague or item.vague)
-        mention = Mention(pattern, holds.platform, context.condition, item.evidence, supports)
+        mention = Mention(pattern, holds.platform, context.condition, item.evidence, supports, base, stored)
         self.mentions.record((item.evidence, item.text), mention, stored, mention.supports)
 
-    def define(self, items: Iterable[_Item], context: Context, stored: bool) -> None:
-        """The `-D` words of items that reach compiler flags."""
+    def define(self, items: Iterable[_Item], context: Context, stored: bool, base: str) -> None:
+        """The `-D` words of items that reach compiler flags (of the builds of the setup.py in `base`)."""
         for item in items:
             for name, value in flag_definitions([item.text]):
                 joined = item.context.joined(context)
                 holds = joined.holds
-                definition = Definition(name, value, holds.platform, holds.always, joined.condition, item.evidence)
+                definition = Definition(name, value, holds.platform, holds.always, joined.condition, item.evidence,
+                                        base)
                 self.definitions.record((item.evidence, item.text), definition, stored)
 
 
@@ -177,7 +178,7 @@ class Module:
         for item in placed:
             self.facts.mention(item, item.context, supports=True, stored=True, base=self.base)
         if holds_flags(_flag_name(target)):
-            self.facts.define(placed, context, stored=True)
+            self.facts.define(placed, context, stored=True, base=self.base)
 
     def use(self, value: _Value, context: Context, supports: bool = True) -> None:
         for item in value.items:
@@ -319,7 +320,7 @@ class Module:
         for keyword in node.keywords:
             value = self.value(keyword.value, scope, context)
             if keyword.arg in _FLAG_KEYWORDS:
-                self.facts.define(value.items, context, stored=False)
+                self.facts.define(value.items, context, stored=False, base=self.base)
             else:
                 self.use(value, context)
 

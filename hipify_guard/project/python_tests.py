@@ -104,11 +104,14 @@ def truth_holds(node: ast.expr) -> Holds:
 
 
 def read_name(node: ast.expr) -> str | None:
-    """The name a compared operand reads: a variable, an attribute, or an environment variable."""
+    """The name a compared operand reads: a variable, an attribute, a getter called without
+    arguments, or an environment variable."""
     if isinstance(node, ast.Call) and dotted(node.func) in _ENVIRONMENT:
         return constant(node.args[0]) if node.args else None
     if isinstance(node, ast.Subscript) and dotted(node.value) in ("os.environ", "environ"):
         return constant(node.slice)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        node = node.func  # a getter (FBGEMM's `self.variant() == "rocm"`): read as the name it gets
     chain = dotted(node)
     if chain.endswith(("version.hip", "version.cuda")):
         return "torch_" + chain.rpartition(".")[2]

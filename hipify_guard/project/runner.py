@@ -106,7 +106,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         found = run_rules(file, worth)
         report.assumed_undefined = assumed_undefined(data, found)
         if not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
-            report.outside_names = file.free_names | _api_names(file, found)
+            report.outside_names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
         findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
@@ -150,7 +150,8 @@ def _knowing_headers(job: Job, data: bytes) -> Settings:
     if job.path == "-" or _knows_headers(job.settings):
         return job.settings
     file = FileAnalysis(job.filename, data, job.settings)
-    names = file.free_names | _api_names(file, run_rules(file, [code for code in job.codes if code in _API_RULES]))
+    found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
+    names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
     return with_header_facts(job.settings, job.path, names) if names else job.settings
 
 
@@ -163,6 +164,15 @@ def _knows_headers(settings: Settings) -> bool:
 def _api_names(file: FileAnalysis, findings: list) -> frozenset[str]:  # noqa: ANN001 - Finding
     """The API names HG203/HG204 findings span (each spans its name)."""
     return frozenset(file.text(f.start, f.end) for f in findings if f.code in _API_RULES and f.end > f.start)
+
+
+def _rewrite_names(settings: Settings, findings: list) -> frozenset[str]:  # noqa: ANN001 - Finding
+    """The macros of the project's configured headers that every ROCm build defines, where a
+    finding could be fixed with one of them (spec §13.2: the rewrite's macro in the project's words)."""
+    configured = settings.profile.configured_rocm
+    if not configured or not any(finding.code in _HEADER_RULES for finding in findings):
+        return frozenset()
+    return frozenset(define.name for define in configured)
 
 
 def _why_skipped(data: bytes) -> str:

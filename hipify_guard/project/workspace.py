@@ -164,15 +164,19 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
         path = job.filename if job.path == "-" else job.path
         settings = job.settings
         cuda_only = job_options.cuda_only_files is not None and _exclusion(job_options.cuda_only_files)(path, False)
-        if job_options.infer_platforms:
+        root = project_root_of(path) if job.path != "-" or os.path.exists(path) else None
+        if job_options.infer_platforms and root is not None:  # (a lone file: nothing speaks of a ROCm build)
             from .platform_profile import infer, merged  # (reads the build files once per project and run)
 
-            inference = infer(project_root_of(path), memo)
-            key = (id(settings), inference.root)
+            inference = infer(root, memo)
+            absolute = os.path.abspath(path)
+            defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
+            key = (id(settings), inference.root, defines, rocm_only)
             if key not in shared:
-                shared[key] = replace(settings, profile=merged(settings.profile, inference.profile))
+                shared[key] = replace(settings, profile=merged(settings.profile, inference.profile),
+                                      rocm_defines=defines, rocm_only=rocm_only)
             settings = shared[key]
-            cuda_only = cuda_only or inference.is_cuda_only(os.path.abspath(path))
+            cuda_only = cuda_only or inference.is_cuda_only(absolute)
         if cuda_only and not BuildSources.of(job_options):
             job = replace(job, codes=cuda_only_codes(job.codes))
         result.append(job if settings is job.settings else replace(job, settings=settings))
@@ -182,17 +186,46 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
 def to_settings(options: Options) -> Settings:
     """The checking Settings that an Options object describes."""
     macros = MacroSet(frozenset(options.cuda_version_macros), frozenset(options.rocm_macros),
-                      options.rocm_macro, options.rocm_version_macro)
+                      options.rocm_macro or "USE_ROCM", options.rocm_version_macro or "ROCM_VERSION",
+                      options.rocm_macro is not None, options.rocm_version_macro is not None)
     models = options.models
     if models is None:
         models = ("hip", "torch-hipify", *(model.name for model in options.user_models))
     profile = ProjectProfile(rocm_build_macros=tuple((name, 1) for name in options.rocm_build_macros),
                              cuda_build_macros=frozenset(options.cuda_build_macros),
                              build_definitions=options.rocm_build_defines, infer=options.infer_platforms,
-                             hipify=options.hipify, choose_models=options.models is None)
+                             hipify=options.hipify, choose_models=options.models is None,
+                             rocm_build=_configured_rocm_build(options))
     python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags, options.python_cuda_modules)
     return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile,
                     python=python)
+
+
+def port_notes(jobs: Sequence[Job], reports: Sequence[FileReport]) -> list[str]:
+    """One line per project checked as a port (spec §13.4: no build file builds for HIP or ROCm)
+    whose files have ROCm findings, naming the macros its rewrites use."""
+    with_findings = {report.filename for report in reports
+                     if any(item.code.startswith(("HG1", "HG2")) for item in report.diagnostics)}
+    notes: dict[str, str] = {}
+    for job in jobs:
+        settings = job.settings
+        if job.filename in with_findings and not settings.profile.rocm_build and job.path != "-":
+            root = project_root_of(job.path) or os.path.dirname(os.path.abspath(job.path))
+            shown = os.path.relpath(root) if not os.path.relpath(root).startswith(os.pardir) else root
+            notes.setdefault(root, f"{shown}: no build file builds for HIP or ROCm, so it is checked as a port: its "
+                                   f"rewrites test `{settings.macros.rocm_macro}` for ROCm and "
+                                   f"`{settings.macros.rocm_version_macro}` for its version, the macros a port "
+                                   "will define (set `rocm-macro` and `rocm-version-macro` to change them)")
+    return list(notes.values())
+
+
+def _configured_rocm_build(options: Options) -> str:
+    """Where the configuration says the project has a ROCm build ("": it does not say)."""
+    keys = [key for key, value in (("rocm-macro", options.rocm_macro), ("rocm-build-macros", options.rocm_build_macros),
+                                   ("rocm-build-defines", options.rocm_build_defines), ("hipify", options.hipify),
+                                   ("compile-commands", options.compile_commands), ("rocm-files", options.rocm_files))
+            if value]
+    return f"{options.source or COMMAND_LINE}: `{keys[0]}`" if keys else ""
 
 
 def _misspelling_known(chosen: Iterable[tuple[str, str, Options, Settings, tuple[str, ...]]]) -> frozenset[str]:
@@ -260,11 +293,11 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
     """`settings` knowing what the project headers `path` includes define of `names`."""
-    facts = included_facts(path, names, project_root_of(path), settings)
+    facts = included_facts(path, names, project_root_of(path) or os.path.dirname(os.path.abspath(path)), settings)
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings
     return replace(settings, header_defines=tuple(sorted(facts.values.items())), header_definitions=facts.defined,
-                   header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only)
+                   header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only, header_reached=facts.reached)
 
 
 @lru_cache(maxsize=256)

@@ -21,6 +21,7 @@ class RenderOptions:
     fixing: bool = False
     color: bool = False
     summary: bool = True  # the closing line (`-q` turns it off)
+    notes: tuple[str, ...] = ()  # said once in the summary: the projects checked as ports (spec §13.4)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,4 +41,4 @@ def closing(reports: list[FileReport], options: RenderOptions) -> list[str]:
     if not options.summary:
         return []
     listing = fixed_listing(reports) if options.show_fixes else []
-    return [*listing, summary_line(reports, options)]
+    return [*listing, *(f"note: {note}" for note in options.notes), summary_line(reports, options)]

@@ -1,4 +1,5 @@
-// HIP shims and define-if-missing idioms: reported, with a message that fits the idiom.
+// HIP shims and define-if-missing idioms: reported, with a message that fits the idiom (and no fix
+// where only ROCm evaluates the test: the enclosing group already decides any clause on ROCm).
 #ifdef USE_ROCM
 #ifndef CUDART_VERSION  // expect: HG102
 #define CUDART_VERSION 0

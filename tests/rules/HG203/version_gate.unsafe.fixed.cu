@@ -17,7 +17,7 @@ cudaError_t instantiate2(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphInst
 #endif
 
 // HIP_VERSION's scale (HIP 5.3): a HIP name added in 6.3.0; comments and strings do not count.
-#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION >= 50300000 && (!defined(USE_ROCM) || ROCM_VERSION >= 60300)
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION >= 60300000
 void set_params(hipGraphNode_t node, hipGraphNodeParams* params) {  // expect: HG203
   // hipGraphNodeSetParams in a comment is not a use, nor "hipGraphNodeSetParams" in a string.
   const char* name = "hipGraphNodeSetParams";

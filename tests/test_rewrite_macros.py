@@ -1,0 +1,223 @@
+"""The rewrites in the project's own words (spec §13): the macro a fix tests for ROCm (and for its
+version) is one that every ROCm build of the file defines, with the evidence `files` shows; a
+project with a ROCm build but no such macro gets findings without fixes that name the key to set;
+a project with no ROCm build is checked as a port. Real CLI runs on projects written to disk."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT, require_tool, run_cli
+
+from hipify_guard.model.rewrite_macros import PLATFORM_HEADERS, VERSION_HEADERS
+
+GUARD = "#if CUDART_VERSION >= 12000\nfast();\n#endif\n"
+GGML_HIP = """\
+if(GGML_HIP)
+  file(GLOB SRCS "../ggml-cuda/*.cu")
+  add_library(ggml-hip ${SRCS})
+  add_compile_definitions(GGML_USE_HIP)
+endif()
+"""
+GGML_CUDA = "if(GGML_CUDA)\n  file(GLOB SRCS \"*.cu\")\n  add_library(ggml-cuda ${SRCS})\nendif()\n"
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    """A git work tree (the project root) holding `files`."""
+    require_tool("git")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _diff(root: Path, *args: str, cwd: Path | None = None) -> str:
+    result = run_cli("check", "--no-cache", "--diff", *args, cwd=cwd or root)
+    assert result.code in (0, 1), result.stderr
+    return "\n".join(line for line in result.stdout.splitlines() if line.startswith("+#"))
+
+
+def _rewrites(root: Path, path: str) -> dict[str, dict]:
+    result = run_cli("files", "--output-format", "json", path, cwd=root)
+    assert result.code == 0, result.stderr
+    return result.json()[0]["rewrites"]
+
+
+def test_the_macro_a_folders_cmake_file_defines_for_what_it_builds(tmp_path: Path) -> None:
+    """ggml: src/ggml-hip/CMakeLists.txt compiles ../ggml-cuda/*.cu with GGML_USE_HIP; a file
+    no ROCm build compiles from there gets no fix, and says which key would give it one."""
+    common = "#if CUDART_VERSION >= 11010 || defined(GGML_USE_MUSA)\n#endif\n"
+    root = _project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
+                               "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/CMakeLists.txt": GGML_CUDA,
+                               "src/ggml-cuda/common.cuh": common, "src/ggml-cuda/k.cu": GUARD,
+                               "src/cpu/cpu.cpp": GUARD})
+    assert _diff(root).splitlines() == [
+        "+#if (CUDART_VERSION >= 11010 && !defined(GGML_USE_HIP)) || defined(GGML_USE_MUSA)",
+        "+#if CUDART_VERSION >= 12000 && !defined(GGML_USE_HIP)"]
+    rewrites = _rewrites(root, "src/ggml-cuda/k.cu")
+    assert rewrites["rocm-macro"] == {"macro": "GGML_USE_HIP", "why": "every ROCm build of the file defines it: "
+                                      "src/ggml-hip/CMakeLists.txt:4: add_compile_definitions(GGML_USE_HIP)"}
+    (finding,) = [item for item in run_cli("check", "--no-cache", "--output-format", "json", "src/cpu/cpu.cpp",
+                                           cwd=root).json()]
+    assert finding["fix"] is None and "; no fix: no macro is defined in every ROCm build" in finding["message"]
+    assert "set `rocm-macro`" in finding["message"]
+
+
+def test_the_project_style_wins_over_hips_own_macro(tmp_path: Path) -> None:
+    """bitsandbytes: two macros every ROCm build defines; the one the file tests is the rewrite's."""
+    cmake = ("if(BUILD_CUDA)\n  add_compile_definitions(BUILD_CUDA)\nelseif(BUILD_HIP)\n"
+             "  add_compile_definitions(__HIP_PLATFORM_AMD__)\n  add_compile_definitions(BUILD_HIP)\nendif()\n"
+             "add_library(bnb csrc/ops.cu)\n")
+    root = _project(tmp_path, {"CMakeLists.txt": cmake,
+                               "csrc/ops.cu": "#if BUILD_HIP\n#include <hip/hip_runtime.h>\n#endif\n" + GUARD})
+    assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(BUILD_HIP)"
+
+
+def test_a_configured_header_the_file_includes(tmp_path: Path) -> None:
+    """magma: `#cmakedefine MAGMA_HAVE_HIP` in a configured header; a file that includes it uses it."""
+    cmake = ("if(MAGMA_ENABLE_HIP)\n  find_package(HIP)\n  if(HIP_FOUND)\n    set(MAGMA_HAVE_HIP \"1\")\n"
+             "  endif()\nendif()\nconfigure_file(include/magma_config.h.in include/magma_config.h)\n")
+    root = _project(tmp_path, {"CMakeLists.txt": cmake, "include/magma_config.h.in": "#cmakedefine MAGMA_HAVE_HIP\n",
+                               "include/magma.h": '#include "magma_config.h"\n',
+                               "src/zgemm.cpp": '#include "magma.h"\n' + GUARD})
+    assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(MAGMA_HAVE_HIP)"
+    why = _rewrites(root, "src/zgemm.cpp")["rocm-macro"]["why"]
+    assert why == ("it includes the configured header that defines it in every ROCm build: "
+                   "include/magma_config.h.in:1: #cmakedefine MAGMA_HAVE_HIP")
+
+
+def test_a_pytorch_extension_uses_use_rocm_and_hips_version(tmp_path: Path) -> None:
+    """cpp_extension passes -DUSE_ROCM=1 (PyTorch 1.11+), never ROCM_VERSION: rocm-min tests HIP_VERSION,
+    which clang's HIP wrapper header brings to every file it compiles in HIP mode."""
+    setup = ("from torch.utils.cpp_extension import CUDAExtension, BuildExtension, IS_HIP_EXTENSION\n"
+             "setup(ext_modules=[CUDAExtension('ext', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n")
+    root = _project(tmp_path, {"setup.py": setup, "csrc/k.cu": "#include <torch/extension.h>\n" + GUARD})
+    assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2") == (
+        "+#if (CUDART_VERSION >= 12000) || (defined(USE_ROCM) && HIP_VERSION >= 60200000)")
+
+
+def test_a_project_without_a_rocm_build_is_a_port(tmp_path: Path) -> None:
+    """cutlass: no build file builds for HIP or ROCm; the summary says so once, with the macros."""
+    root = _project(tmp_path, {"CMakeLists.txt": "project(cutlass LANGUAGES CXX CUDA)\n",
+                               "include/a.h": GUARD, "include/b.h": GUARD})
+    result = run_cli("check", "--no-cache", cwd=root)
+    notes = [line for line in result.stdout.splitlines() if line.startswith("note:")]
+    assert notes == ["note: .: no build file builds for HIP or ROCm, so it is checked as a port: its rewrites test "
+                     "`USE_ROCM` for ROCm and `ROCM_VERSION` for its version, the macros a port will define (set "
+                     "`rocm-macro` and `rocm-version-macro` to change them)"]
+    assert "PyTorch" not in result.stdout  # a port of a project that does not build with PyTorch: native HIP
+    assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2").splitlines() == [
+        "+#if (CUDART_VERSION >= 12000) || (defined(USE_ROCM) && ROCM_VERSION >= 60200)"] * 2
+
+
+def test_hips_own_macro_where_a_hip_header_makes_it_certain(tmp_path: Path) -> None:
+    """A native project whose build names no macro: after <hip/hip_runtime.h>, clang's HIP mode
+    defines __HIP_PLATFORM_AMD__ (a device file); a host file needs min-rocm 6.0 (ROCm 5 headers
+    also took __HIP_PLATFORM_HCC__ alone)."""
+    host = "#include <hip/hip_runtime_api.h>\n" + GUARD
+    root = _project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\nadd_library(k k.cu host.cpp)\n",
+                               "k.cu": "#include <hip/hip_runtime.h>\n" + GUARD, "host.cpp": host,
+                               "early.cu": GUARD + "#include <hip/hip_runtime.h>\n"})
+    assert _diff(root, "k.cu") == "+#if CUDART_VERSION >= 12000 && !defined(__HIP_PLATFORM_AMD__)"
+    assert _diff(root, "host.cpp") == ""
+    assert _diff(root, "early.cu") == ""  # the guard comes before the include
+    (root / ".hipify-guard.toml").write_text('min-rocm = "6.0"\n')
+    assert _diff(root, "host.cpp") == "+#if CUDART_VERSION >= 12000 && !defined(__HIP_PLATFORM_AMD__)"
+
+
+def test_hips_cmake_targets_define_the_platform(tmp_path: Path) -> None:
+    """rccl: `target_link_libraries(rccl PRIVATE hip::device)` gives __HIP_PLATFORM_AMD__=1 on ROCm."""
+    root = _project(tmp_path, {"CMakeLists.txt": ("find_package(hip REQUIRED)\nadd_library(rccl src/init.cc)\n"
+                                                  "target_link_libraries(rccl INTERFACE hip::host)\n"
+                                                  "target_link_libraries(rccl PRIVATE hip::device)\n"),
+                               "src/init.cc": GUARD})
+    assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(__HIP_PLATFORM_AMD__)"
+    assert _rewrites(root, "src/init.cc")["rocm-macro"]["why"].endswith(
+        "CMakeLists.txt:4: target_link_libraries(rccl PRIVATE hip::device)")
+
+
+def test_the_configuration_names_the_macro(tmp_path: Path) -> None:
+    config = 'rocm-macro = "LUMEN_USE_HIP"\nrocm-version-macro = "LUMEN_ROCM_VERSION"\n'
+    root = _project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\n", ".hipify-guard.toml": config, "a.cu": GUARD})
+    assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2") == (
+        "+#if (CUDART_VERSION >= 12000) || (defined(LUMEN_USE_HIP) && LUMEN_ROCM_VERSION >= 60200)")
+
+
+def test_no_fix_in_a_file_only_rocm_builds_compile(tmp_path: Path) -> None:
+    """A source only the ROCm build's lists name: the CUDA test there is always false; no clause on
+    R can say more (spec §14.7), and the message says so."""
+    root = _project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\n",
+                               "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/k.cu": GUARD})
+    (finding,) = run_cli("check", "--no-cache", "--output-format", "json", cwd=root).json()
+    assert finding["fix"] is None and "only ROCm builds compile this file" in finding["message"]
+
+
+def test_no_fix_contradicts_what_the_guard_or_its_group_says(tmp_path: Path) -> None:
+    """An exclusion of a guard that includes ROCm explicitly (`(A || defined(R)) && !defined(R)`,
+    vLLM's gguf kernels), and a clause on R where only ROCm evaluates the test."""
+    source = ("#include <cuda_runtime.h>\n#if CUDA_VERSION >= 11030 || defined(USE_ROCM)\n"
+              "void f() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, "
+              "cudaFlushGPUDirectRDMAWritesToOwner); }\n#endif\n"
+              "#ifdef USE_ROCM\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n")
+    root = _project(tmp_path, {"a.cu": source})
+    result = run_cli("check", "--no-cache", "--unsafe-fixes", "--policy", "exclude", "--output-format", "json",
+                     cwd=root)
+    found = {(item["code"], item["location"]["row"]): item["fix"] for item in result.json()}
+    assert ("HG204", 3) in found and ("HG101", 6) in found and not any(found.values())
+
+
+def test_a_file_is_judged_in_its_own_project_wherever_the_tool_starts(tmp_path: Path) -> None:
+    """From the project, its parent, another project beside it, or `/`: the same fix."""
+    _project(tmp_path / "ggml", {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
+                                 "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/CMakeLists.txt": GGML_CUDA,
+                                 "src/ggml-cuda/k.cu": GUARD})
+    _project(tmp_path / "other", {"setup.py": "from torch.utils.cpp_extension import CUDAExtension\n"})
+    target = str(tmp_path / "ggml" / "src" / "ggml-cuda" / "k.cu")
+    for start in (tmp_path / "ggml", tmp_path, tmp_path / "other", Path("/")):
+        assert _diff(tmp_path, target, cwd=start) == "+#if CUDART_VERSION >= 12000 && !defined(GGML_USE_HIP)", start
+
+
+def test_a_lone_file_and_standard_input_keep_the_seeds_macro(tmp_path: Path) -> None:
+    lone = tmp_path / "lone.cu"
+    lone.write_text(GUARD)
+    assert _diff(tmp_path, str(lone)) == "+#if CUDART_VERSION >= 12000 && !defined(USE_ROCM)"
+    piped = run_cli("check", "--fix", "-", "--stdin-filename", "nowhere/x.cu", stdin=GUARD.encode(), cwd=tmp_path)
+    assert piped.stdout.splitlines()[0] == "#if CUDART_VERSION >= 12000 && !defined(USE_ROCM)"
+
+
+def test_init_writes_the_rewrites_macros_with_their_evidence(tmp_path: Path) -> None:
+    cmake = "if(FAISS_ENABLE_GPU)\n  if(FAISS_ENABLE_ROCM)\n    add_definitions(-DUSE_AMD_ROCM)\n  endif()\nendif()\n"
+    root = _project(tmp_path, {"CMakeLists.txt": cmake, "gpu/a.cu": "#ifdef USE_AMD_ROCM\n#endif\n" + GUARD})
+    text = run_cli("init", "--stdout", cwd=root).stdout
+    assert 'rocm-macro = "USE_AMD_ROCM"  # CMakeLists.txt:3: add_definitions(-DUSE_AMD_ROCM)' in text
+    assert "# rocm-version-macro: none is defined by the build" in text
+    port = _project(tmp_path / "port", {"CMakeLists.txt": "project(x CUDA)\n"})
+    written = run_cli("init", "--stdout", cwd=port).stdout
+    assert 'rocm-macro = "USE_ROCM"\nrocm-version-macro = "ROCM_VERSION"' in written
+
+
+def test_the_hip_header_lists_match_the_vendored_headers() -> None:
+    """PLATFORM_HEADERS: HIP 6.3's headers that refuse a compile without a platform macro, and those
+    that include them; VERSION_HEADERS: those that include hip/hip_version.h."""
+    folder = ROOT / "third_party" / "hip-headers"
+    includes = {path.relative_to(folder).as_posix(): set(re.findall(r'#\s*include\s*[<"](hip/[^>"]+)[>"]',
+                                                                      path.read_text(errors="replace")))
+                for path in folder.glob("hip/**/*.h")}
+
+    def closure(seed: set[str]) -> set[str]:
+        found = set(seed)
+        while True:
+            more = {name for name, names in includes.items() if names & found} - found
+            if not more:
+                return found
+            found |= more
+
+    refusing = {name for name in includes
+                if "Must define exactly one of" in (folder / name).read_text(errors="replace")}
+    top = {name for name in closure(refusing) if "/amd_detail/" not in name}
+    assert top == set(PLATFORM_HEADERS)
+    assert {name for name in closure({"hip/hip_version.h"}) if "/amd_detail/" not in name} == set(VERSION_HEADERS)

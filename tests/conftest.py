@@ -81,6 +81,17 @@ def require_tool(name: str) -> str:
     return found
 
 
+def git_project(root: Path, files: dict[str, str]) -> Path:
+    """A git work tree (the project root) at `root` holding `files` (name -> text)."""
+    require_tool("git")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def examples_repo(tmp_path: Path) -> Path:
     """A git work tree holding a copy of examples/ (so the root of repo-relative paths is known)."""

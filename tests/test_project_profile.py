@@ -4,21 +4,9 @@ under, and what `init` and `files` say about them. Real CLI runs on projects wri
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from conftest import require_tool, run_cli
-
-
-def _project(tmp_path: Path, files: dict[str, str]) -> Path:
-    """A git work tree (the project root) holding `files`."""
-    require_tool("git")
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return tmp_path
+from conftest import git_project, run_cli
 
 
 def _found(root: Path, *args: str) -> list[tuple[str, int, str]]:
@@ -41,7 +29,7 @@ hip_hcc();
 
 
 def test_configured_build_macros_and_definitions_decide_what_rocm_sees(tmp_path: Path) -> None:
-    root = _project(tmp_path, {"src/kernel.cu": GUARDS})
+    root = git_project(tmp_path, {"src/kernel.cu": GUARDS})
     assert _found(root, "--isolated") == [("src/kernel.cu", 1, "HG101"), ("src/kernel.cu", 4, "HG106"),
                                           ("src/kernel.cu", 7, "HG101")]
     (root / "hipify-guard.toml").write_text(
@@ -50,7 +38,7 @@ def test_configured_build_macros_and_definitions_decide_what_rocm_sees(tmp_path:
 
 
 def test_a_name_pair_makes_the_cuda_side_a_build_macro_and_infer_platforms_false_turns_it_off(tmp_path: Path) -> None:
-    root = _project(tmp_path, {"src/kernel.cu": "#ifdef LUMEN_USE_HIP\n#include <hip/hip_runtime.h>\n#endif\n" + GUARDS})
+    root = git_project(tmp_path, {"src/kernel.cu": "#ifdef LUMEN_USE_HIP\n#include <hip/hip_runtime.h>\n#endif\n" + GUARDS})
     assert [row for _, row, code in _found(root) if code == "HG101"] == [10]
     (root / "hipify-guard.toml").write_text("infer-platforms = false\n", encoding="utf-8")
     assert [row for _, row, code in _found(root) if code == "HG101"] == [4, 10]
@@ -59,7 +47,7 @@ def test_a_name_pair_makes_the_cuda_side_a_build_macro_and_infer_platforms_false
 def test_a_threshold_header_and_its_user(tmp_path: Path) -> None:
     """`common.cuh` defines CUDART_HMAX; `ops/hmax.cu` includes it and compares with it: a version
     test like any other, in check runs (cached or not) and in fix runs."""
-    root = _project(tmp_path, {
+    root = git_project(tmp_path, {
         "src/common.cuh": "#pragma once\n#define CUDART_HMAX 11070  // CUDA 11.7\n#define FROM_BUILD BUILD_LEVEL\n",
         "src/ops/hmax.cu": ('#include "../common.cuh"\n#if CUDART_VERSION >= CUDART_HMAX\nhmax2();\n#endif\n'
                             "#if CUDART_VERSION >= FROM_BUILD\n#endif\n"),
@@ -75,14 +63,14 @@ def test_a_threshold_header_and_its_user(tmp_path: Path) -> None:
 def test_a_pytorch_extension_is_judged_under_pytorchs_hipify_only(tmp_path: Path) -> None:
     """No "(native HIP, ...)" and no HG103 where only PyTorch's hipify builds the file: an
     extension's build leaves TORCH_HIP_VERSION undefined, so `#ifdef CUDA_VERSION` is false."""
-    root = _project(tmp_path, {"csrc/ext.cu": "#include <torch/extension.h>\n#ifdef CUDA_VERSION\n#endif\n"
+    root = git_project(tmp_path, {"csrc/ext.cu": "#include <torch/extension.h>\n#ifdef CUDA_VERSION\n#endif\n"
                                               "#if CUDA_VERSION >= 11000\n#endif\n"})
     result = run_cli("check", "--no-cache", "--output-format", "json", cwd=root)
     found = result.json()
     assert [(item["code"], item["location"]["row"]) for item in found] == [("HG101", 2), ("HG101", 4)]
     assert all("PyTorch's hipify renames CUDA_VERSION to TORCH_HIP_VERSION" in item["message"] for item in found)
     assert not any("native HIP" in item["message"] for item in found)
-    native = _project(tmp_path / "native", {"src/k.cu": "#ifdef CUDA_VERSION\n#endif\n"})
+    native = git_project(tmp_path / "native", {"src/k.cu": "#ifdef CUDA_VERSION\n#endif\n"})
     assert [code for _, _, code in _found(native, "--config", str(_config(native, 'models = ["hip"]')))] == ["HG101"]
 
 
@@ -139,7 +127,7 @@ __global__ void hmax2();
 def test_a_cmake_project_is_judged_under_its_own_platforms(tmp_path: Path) -> None:
     """Its build macros and -D flags (build files), its device code, its CUDA-only sources and the
     headers beside them, its threshold header: only the two implicit guards remain."""
-    root = _project(tmp_path, CMAKE_PROJECT)
+    root = git_project(tmp_path, CMAKE_PROJECT)
     assert _found(root) == [("src/kernels.cu", 13, "HG101"), ("src/kernels.cu", 16, "HG101")]
     assert _found(root, "--config", str(_config(tmp_path / "elsewhere", "infer-platforms = false"))) == [
         ("src/cuda_only/fp8.cu", 1, "HG101"), ("src/cuda_only/fp8.cuh", 1, "HG101"), ("src/kernels.cu", 2, "HG101"),
@@ -148,7 +136,7 @@ def test_a_cmake_project_is_judged_under_its_own_platforms(tmp_path: Path) -> No
 
 
 def test_init_writes_what_check_infers_with_its_evidence(tmp_path: Path) -> None:
-    root = _project(tmp_path, CMAKE_PROJECT)
+    root = git_project(tmp_path, CMAKE_PROJECT)
     inferred = _found(root)
     result = run_cli("init", cwd=root)
     assert result.code == 0, result.stderr
@@ -165,7 +153,7 @@ def test_init_writes_what_check_infers_with_its_evidence(tmp_path: Path) -> None
 
 
 def test_files_says_what_a_file_is_judged_under_and_why(tmp_path: Path) -> None:
-    root = _project(tmp_path, CMAKE_PROJECT)
+    root = git_project(tmp_path, CMAKE_PROJECT)
     result = run_cli("files", "src/kernels.cu", "src/cuda_only/fp8.cu", cwd=root)
     assert result.code == 0, result.stderr
     assert "src/kernels.cu: judged under native HIP (native HIP only" in result.stdout
@@ -181,7 +169,7 @@ def test_files_says_what_a_file_is_judged_under_and_why(tmp_path: Path) -> None:
 def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
     """`#ifndef CUDA_VERSION` asks whether the macro exists (ginkgo's "not CUDA", Kokkos' sanity
     `#error`): ROCm is in the branch because the macro is undefined there, not as "old CUDA"."""
-    root = _project(tmp_path, {
+    root = git_project(tmp_path, {
         "hipify-guard.toml": 'hipify = "native"\n',
         "src/k.cu": ("#ifndef CUDA_VERSION\n#error \"#include <cuda.h> did not define CUDA_VERSION.\"\n#endif\n"
                      "#if !defined(CUDA_VERSION)\nno_16_bit_atomics();\n#endif\n#if CUDA_VERSION < 9000\nold();\n#endif\n"),
@@ -198,7 +186,7 @@ def test_pytorchs_hipify_covers_the_folder_of_the_setup_py_that_uses_it(tmp_path
     """An extension's `setup.py` in `bindings/` makes the sources there PyTorch-hipified; the
     project's other sources keep every model (no build file says how they reach ROCm)."""
     guard = "#ifdef CUDA_VERSION\n#endif\n"
-    root = _project(tmp_path, {
+    root = git_project(tmp_path, {
         "bindings/setup.py": "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n",
         "bindings/csrc/ext.cu": guard, "lib/core.cu": guard})
     found = {item["filename"].removeprefix("./"): item for item in
@@ -214,7 +202,7 @@ def test_a_backend_selector_whose_arm_includes_hip_headers(tmp_path: Path) -> No
     selector = ("#if(BACKEND==1)\n#include <cuda.h>\n#elif(BACKEND==2)\n#include <hip/hip_runtime.h>\n#endif\n"
                 "#if(BACKEND==1)\n#if (CUDA_VERSION >= 11030)\ncuda_graphs();\n#endif\n#endif\n"
                 'const char* k = "extern \\"C\\" __global__ void f()";\n')
-    root = _project(tmp_path, {"vkfft/vkFFT.h": selector,
+    root = git_project(tmp_path, {"vkfft/vkFFT.h": selector,
                                "other/plain.h": selector.replace("#include <hip/hip_runtime.h>\n", "")})
     assert _found(root) == [("other/plain.h", 6, "HG101")]  # (one line shorter)
     explained = run_cli("files", "vkfft/vkFFT.h", cwd=root).stdout
@@ -226,7 +214,7 @@ def test_macros_an_included_header_derives_from_the_platform(tmp_path: Path) -> 
     """RAJA's `RAJA_CUDA_ACTIVE` (config.hpp.in, under `defined(__CUDACC__)`), mscclpp's
     `MSCCLPP_DEVICE_HIP` (under `defined(__HIP_PLATFORM_AMD__)`, included with <...>), Kokkos'
     header found by its name alone: ROCm's outcome is explicit through them."""
-    root = _project(tmp_path, {
+    root = git_project(tmp_path, {
         "include/lib/config.hpp.in": "#cmakedefine LIB_ENABLE_CUDA\n"
                                      "#if defined(LIB_ENABLE_CUDA) && defined(__CUDACC__)\n#define LIB_CUDA_ACTIVE\n#endif\n",
         "include/lib/device.hpp": "#if defined(__HIP_PLATFORM_AMD__)\n#define LIB_DEVICE_HIP\n#endif\n",
@@ -269,7 +257,7 @@ KERNEL_BUILDER_PROJECT = {
 
 
 def test_a_kernel_builder_folder_without_a_rocm_backend_is_cuda_only(tmp_path: Path) -> None:
-    root = _project(tmp_path, KERNEL_BUILDER_PROJECT)
+    root = git_project(tmp_path, KERNEL_BUILDER_PROJECT)
     assert _found(root) == [("activation/csrc/act.cu", 1, "HG101"),
                             ("activation/torch-ext/activation/__init__.py", 3, "HG303"),
                             ("other/x.cu", 1, "HG101")]
@@ -289,7 +277,7 @@ def test_an_op_builder_module_the_setup_py_imports_builds_through_pytorchs_hipif
     """DeepSpeed's layout: `setup.py` imports `op_builder/builder.py`, which builds the ops with
     `CUDAExtension` (so PyTorch's hipify renames `CUBLAS_GEMM_DEFAULT_TENSOR_OP`) and passes
     `-D__HIP_PLATFORM_AMD__=1` on ROCm; that definition does not make the build native."""
-    root = _project(tmp_path, {
+    root = git_project(tmp_path, {
         "setup.py": "from op_builder import ALL_OPS\nsetup(name='ds', ext_modules=[op.builder() for op in ALL_OPS])\n",
         "op_builder/__init__.py": "from .builder import ALL_OPS\n",
         "op_builder/builder.py": (

@@ -6,10 +6,9 @@ a project with no ROCm build is checked as a port. Real CLI runs on projects wri
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
-from conftest import ROOT, require_tool, run_cli
+from conftest import ROOT, git_project, run_cli
 
 from hipify_guard.model.rewrite_macros import PLATFORM_HEADERS, VERSION_HEADERS
 
@@ -22,17 +21,6 @@ if(GGML_HIP)
 endif()
 """
 GGML_CUDA = "if(GGML_CUDA)\n  file(GLOB SRCS \"*.cu\")\n  add_library(ggml-cuda ${SRCS})\nendif()\n"
-
-
-def _project(root: Path, files: dict[str, str]) -> Path:
-    """A git work tree (the project root) holding `files`."""
-    require_tool("git")
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def _diff(root: Path, *args: str, cwd: Path | None = None) -> str:
@@ -51,7 +39,7 @@ def test_the_macro_a_folders_cmake_file_defines_for_what_it_builds(tmp_path: Pat
     """ggml: src/ggml-hip/CMakeLists.txt compiles ../ggml-cuda/*.cu with GGML_USE_HIP; a file
     no ROCm build compiles from there gets no fix, and says which key would give it one."""
     common = "#if CUDART_VERSION >= 11010 || defined(GGML_USE_MUSA)\n#endif\n"
-    root = _project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
+    root = git_project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
                                "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/CMakeLists.txt": GGML_CUDA,
                                "src/ggml-cuda/common.cuh": common, "src/ggml-cuda/k.cu": GUARD,
                                "src/cpu/cpu.cpp": GUARD})
@@ -72,7 +60,7 @@ def test_the_project_style_wins_over_hips_own_macro(tmp_path: Path) -> None:
     cmake = ("if(BUILD_CUDA)\n  add_compile_definitions(BUILD_CUDA)\nelseif(BUILD_HIP)\n"
              "  add_compile_definitions(__HIP_PLATFORM_AMD__)\n  add_compile_definitions(BUILD_HIP)\nendif()\n"
              "add_library(bnb csrc/ops.cu)\n")
-    root = _project(tmp_path, {"CMakeLists.txt": cmake,
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake,
                                "csrc/ops.cu": "#if BUILD_HIP\n#include <hip/hip_runtime.h>\n#endif\n" + GUARD})
     assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(BUILD_HIP)"
 
@@ -81,7 +69,7 @@ def test_a_configured_header_the_file_includes(tmp_path: Path) -> None:
     """magma: `#cmakedefine MAGMA_HAVE_HIP` in a configured header; a file that includes it uses it."""
     cmake = ("if(MAGMA_ENABLE_HIP)\n  find_package(HIP)\n  if(HIP_FOUND)\n    set(MAGMA_HAVE_HIP \"1\")\n"
              "  endif()\nendif()\nconfigure_file(include/magma_config.h.in include/magma_config.h)\n")
-    root = _project(tmp_path, {"CMakeLists.txt": cmake, "include/magma_config.h.in": "#cmakedefine MAGMA_HAVE_HIP\n",
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake, "include/magma_config.h.in": "#cmakedefine MAGMA_HAVE_HIP\n",
                                "include/magma.h": '#include "magma_config.h"\n',
                                "src/zgemm.cpp": '#include "magma.h"\n' + GUARD})
     assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(MAGMA_HAVE_HIP)"
@@ -95,14 +83,14 @@ def test_a_pytorch_extension_uses_use_rocm_and_hips_version(tmp_path: Path) -> N
     which clang's HIP wrapper header brings to every file it compiles in HIP mode."""
     setup = ("from torch.utils.cpp_extension import CUDAExtension, BuildExtension, IS_HIP_EXTENSION\n"
              "setup(ext_modules=[CUDAExtension('ext', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n")
-    root = _project(tmp_path, {"setup.py": setup, "csrc/k.cu": "#include <torch/extension.h>\n" + GUARD})
+    root = git_project(tmp_path, {"setup.py": setup, "csrc/k.cu": "#include <torch/extension.h>\n" + GUARD})
     assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2") == (
         "+#if (CUDART_VERSION >= 12000) || (defined(USE_ROCM) && HIP_VERSION >= 60200000)")
 
 
 def test_a_project_without_a_rocm_build_is_a_port(tmp_path: Path) -> None:
     """cutlass: no build file builds for HIP or ROCm; the summary says so once, with the macros."""
-    root = _project(tmp_path, {"CMakeLists.txt": "project(cutlass LANGUAGES CXX CUDA)\n",
+    root = git_project(tmp_path, {"CMakeLists.txt": "project(cutlass LANGUAGES CXX CUDA)\n",
                                "include/a.h": GUARD, "include/b.h": GUARD})
     result = run_cli("check", "--no-cache", cwd=root)
     notes = [line for line in result.stdout.splitlines() if line.startswith("note:")]
@@ -119,7 +107,7 @@ def test_hips_own_macro_where_a_hip_header_makes_it_certain(tmp_path: Path) -> N
     defines __HIP_PLATFORM_AMD__ (a device file); a host file needs min-rocm 6.0 (ROCm 5 headers
     also took __HIP_PLATFORM_HCC__ alone)."""
     host = "#include <hip/hip_runtime_api.h>\n" + GUARD
-    root = _project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\nadd_library(k k.cu host.cpp)\n",
+    root = git_project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\nadd_library(k k.cu host.cpp)\n",
                                "k.cu": "#include <hip/hip_runtime.h>\n" + GUARD, "host.cpp": host,
                                "early.cu": GUARD + "#include <hip/hip_runtime.h>\n"})
     assert _diff(root, "k.cu") == "+#if CUDART_VERSION >= 12000 && !defined(__HIP_PLATFORM_AMD__)"
@@ -131,7 +119,7 @@ def test_hips_own_macro_where_a_hip_header_makes_it_certain(tmp_path: Path) -> N
 
 def test_hips_cmake_targets_define_the_platform(tmp_path: Path) -> None:
     """rccl: `target_link_libraries(rccl PRIVATE hip::device)` gives __HIP_PLATFORM_AMD__=1 on ROCm."""
-    root = _project(tmp_path, {"CMakeLists.txt": ("find_package(hip REQUIRED)\nadd_library(rccl src/init.cc)\n"
+    root = git_project(tmp_path, {"CMakeLists.txt": ("find_package(hip REQUIRED)\nadd_library(rccl src/init.cc)\n"
                                                   "target_link_libraries(rccl INTERFACE hip::host)\n"
                                                   "target_link_libraries(rccl PRIVATE hip::device)\n"),
                                "src/init.cc": GUARD})
@@ -142,7 +130,7 @@ def test_hips_cmake_targets_define_the_platform(tmp_path: Path) -> None:
 
 def test_the_configuration_names_the_macro(tmp_path: Path) -> None:
     config = 'rocm-macro = "LUMEN_USE_HIP"\nrocm-version-macro = "LUMEN_ROCM_VERSION"\n'
-    root = _project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\n", ".hipify-guard.toml": config, "a.cu": GUARD})
+    root = git_project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\n", ".hipify-guard.toml": config, "a.cu": GUARD})
     assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2") == (
         "+#if (CUDART_VERSION >= 12000) || (defined(LUMEN_USE_HIP) && LUMEN_ROCM_VERSION >= 60200)")
 
@@ -150,7 +138,7 @@ def test_the_configuration_names_the_macro(tmp_path: Path) -> None:
 def test_no_fix_in_a_file_only_rocm_builds_compile(tmp_path: Path) -> None:
     """A source only the ROCm build's lists name: the CUDA test there is always false; no clause on
     R can say more (spec §14.7), and the message says so."""
-    root = _project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\n",
+    root = git_project(tmp_path, {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\n",
                                "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/k.cu": GUARD})
     (finding,) = run_cli("check", "--no-cache", "--output-format", "json", cwd=root).json()
     assert finding["fix"] is None and "only ROCm builds compile this file" in finding["message"]
@@ -163,7 +151,7 @@ def test_no_fix_contradicts_what_the_guard_or_its_group_says(tmp_path: Path) -> 
               "void f() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, "
               "cudaFlushGPUDirectRDMAWritesToOwner); }\n#endif\n"
               "#ifdef USE_ROCM\n#if CUDA_VERSION >= 11000\n#endif\n#endif\n")
-    root = _project(tmp_path, {"a.cu": source})
+    root = git_project(tmp_path, {"a.cu": source})
     result = run_cli("check", "--no-cache", "--unsafe-fixes", "--policy", "exclude", "--output-format", "json",
                      cwd=root)
     found = {(item["code"], item["location"]["row"]): item["fix"] for item in result.json()}
@@ -172,10 +160,10 @@ def test_no_fix_contradicts_what_the_guard_or_its_group_says(tmp_path: Path) -> 
 
 def test_a_file_is_judged_in_its_own_project_wherever_the_tool_starts(tmp_path: Path) -> None:
     """From the project, its parent, another project beside it, or `/`: the same fix."""
-    _project(tmp_path / "ggml", {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
+    git_project(tmp_path / "ggml", {"CMakeLists.txt": "add_subdirectory(src/ggml-hip)\nadd_subdirectory(src/ggml-cuda)\n",
                                  "src/ggml-hip/CMakeLists.txt": GGML_HIP, "src/ggml-cuda/CMakeLists.txt": GGML_CUDA,
                                  "src/ggml-cuda/k.cu": GUARD})
-    _project(tmp_path / "other", {"setup.py": "from torch.utils.cpp_extension import CUDAExtension\n"})
+    git_project(tmp_path / "other", {"setup.py": "from torch.utils.cpp_extension import CUDAExtension\n"})
     target = str(tmp_path / "ggml" / "src" / "ggml-cuda" / "k.cu")
     for start in (tmp_path / "ggml", tmp_path, tmp_path / "other", Path("/")):
         assert _diff(tmp_path, target, cwd=start) == "+#if CUDART_VERSION >= 12000 && !defined(GGML_USE_HIP)", start
@@ -191,11 +179,11 @@ def test_a_lone_file_and_standard_input_keep_the_seeds_macro(tmp_path: Path) -> 
 
 def test_init_writes_the_rewrites_macros_with_their_evidence(tmp_path: Path) -> None:
     cmake = "if(FAISS_ENABLE_GPU)\n  if(FAISS_ENABLE_ROCM)\n    add_definitions(-DUSE_AMD_ROCM)\n  endif()\nendif()\n"
-    root = _project(tmp_path, {"CMakeLists.txt": cmake, "gpu/a.cu": "#ifdef USE_AMD_ROCM\n#endif\n" + GUARD})
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake, "gpu/a.cu": "#ifdef USE_AMD_ROCM\n#endif\n" + GUARD})
     text = run_cli("init", "--stdout", cwd=root).stdout
     assert 'rocm-macro = "USE_AMD_ROCM"  # CMakeLists.txt:3: add_definitions(-DUSE_AMD_ROCM)' in text
     assert "# rocm-version-macro: none is defined by the build" in text
-    port = _project(tmp_path / "port", {"CMakeLists.txt": "project(x CUDA)\n"})
+    port = git_project(tmp_path / "port", {"CMakeLists.txt": "project(x CUDA)\n"})
     written = run_cli("init", "--stdout", cwd=port).stdout
     assert 'rocm-macro = "USE_ROCM"\nrocm-version-macro = "ROCM_VERSION"' in written
 

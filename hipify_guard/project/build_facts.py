@@ -82,6 +82,7 @@ class Mention:
     supports: bool = True
     folder: str = ""  # the root-relative folder of the build file whose command compiles it
     stored: bool = False  # only stored in a variable where it is written (its uses are mentions of their own)
+    exclude: tuple[str, ...] = ()  # patterns of files taken out of it (`[s for s in srcs if s not in skipped]`)
 
 
 class Flows:
@@ -119,6 +120,8 @@ class ReaderResult:
     notes: tuple[str, ...] = ()
     files: tuple[str, ...] = ()  # the files it read as build files
     hipify: tuple[Evidence, ...] = ()  # where a build runs a hipify step (its outputs are not in the tree)
+    # Folders a build file adds (CMake `add_subdirectory`), each with the platform its context holds in.
+    subdirectories: tuple[tuple[str, str | None, Evidence], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

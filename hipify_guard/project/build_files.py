@@ -84,7 +84,7 @@ def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts
 def _walk_digest(root: str, tree: Tree, notes: list[str]) -> bytes:
     """What the walk found (and could not read), as a digest: facts are kept per walk."""
     digest = hashlib.sha256(root.encode("utf-8", "surrogateescape"))
-    for names in (tree.cmake, tree.headers, tree.setup_py, tree.kernel_builds, tree.sources, notes):
+    for names in (tree.cmake, tree.headers, tree.setup_py, tree.kernel_builds, tree.sources, notes, tree.starlark):
         digest.update(b"\1" + "\0".join(names).encode("utf-8", "surrogateescape"))
     for folder, children in sorted(tree.folders.items()):
         digest.update(b"\2" + f"{folder}\0{'/'.join(children)}".encode("utf-8", "surrogateescape"))
@@ -102,8 +102,9 @@ def _status(root: str, path: str) -> tuple[int, int, int] | None:
 def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
     """Run the readers over the walk's build files."""
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
-    results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts),
-               kernel_builds.result]
+    rocm_built = bool(_first_line([*tree.cmake, *tree.setup_py], texts, _ROCM_BUILD))
+    results = [read_cmake(root, tree.cmake, tree.headers, texts, tree.starlark),
+               read_setup_py(root, tree.setup_py, texts, rocm_built), kernel_builds.result]
     definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence, item.folder): item
                          for result in results for item in result.definitions}.values())
     mentions = [item for result in results for item in result.mentions]
@@ -117,8 +118,9 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
         sources = [fact for fact in sources if fact.platform != CUDA]
     sources += layout_facts(root, tree, claimed, texts.read)
     files = tuple(path for result in results for path in result.files)
+    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
-                          kernel_builds.cuda_only_folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
+                          folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
                           _rocm_build(files, texts, definitions, [*mentions, *sources], results),
                           _first_line(files, texts, _HIP_ON_NVIDIA))
 
@@ -218,16 +220,33 @@ def _rocm_compiled_in(mentions: Iterable[Mention], matcher: Matcher) -> tuple[tu
         if mention.stored and mention.evidence in used:
             continue  # a list stored where it is written, and compiled where it is used
         if mention.supports and (mention.platform == ROCM or mention.platform is None and not mention.condition):
-            for name in matcher(mention.pattern):
+            for name in matcher.mentioned(mention.pattern, mention.exclude):
                 folders.setdefault(name, set()).add(mention.folder)
     return tuple((name, tuple(sorted(found))) for name, found in sorted(folders.items()))
+
+
+def _cuda_only_subdirectories(results: Sequence[ReaderResult], files: Sequence[str],
+                              claimed: dict[str, set[str | None]]) -> tuple[tuple[str, Evidence], ...]:
+    """Folders only CUDA builds add (FBGEMM's `add_subdirectory(experimental/hstu)` after a
+    FATAL_ERROR for every other variant) and whose files no other build names: nothing below them
+    is built for ROCm, Python modules included."""
+    added: dict[str, list[tuple[str | None, Evidence]]] = {}
+    for result in results:
+        for folder, platform, evidence in result.subdirectories:
+            added.setdefault(folder, []).append((platform, evidence))
+    found = []
+    for folder, ways in sorted(added.items()):
+        if folder and all(platform == CUDA for platform, _ in ways) and not any(
+                claimed.get(name, {CUDA}) - {CUDA} for name in files if name.startswith(folder + "/")):
+            found.append((folder, ways[0][1]))
+    return tuple(found)
 
 
 def _claimed(mentions: Iterable[Mention], matcher: Matcher) -> dict[str, set[str | None]]:
     """Per tree file: the platforms (None: every build) of the build-file mentions that match it."""
     claimed: dict[str, set[str | None]] = {}
     for mention in mentions:
-        for name in matcher(mention.pattern):
+        for name in matcher.mentioned(mention.pattern, mention.exclude):
             claimed.setdefault(name, set()).add(mention.platform)
     return claimed
 
@@ -238,7 +257,7 @@ def resolve(mentions: Sequence[Mention], matcher: Matcher, claimed: dict[str, se
     for mention in mentions:
         if not mention.supports or mention.platform not in (ROCM, CUDA):
             continue
-        only = tuple(name for name in matcher(mention.pattern)
+        only = tuple(name for name in matcher.mentioned(mention.pattern, mention.exclude)
                      if claimed[name] == {mention.platform} and not is_header(name))
         if only:
             key = (mention.pattern, mention.platform, mention.evidence)

@@ -34,11 +34,12 @@ class Tree:
     kernel_builds: tuple[str, ...]  # Hugging Face kernel-builder `build.toml` files
     sources: tuple[str, ...]
     folders: dict[str, tuple[str, ...]]
+    starlark: tuple[str, ...] = ()  # `.bzl` files, whose source lists a CMake build may read
 
 
 def walk(root: str, notes: list[str]) -> Tree:
     """One walk of the tree: build files, source files and folders (see the module docstring)."""
-    cmake, headers, setup_py, kernel_builds, sources = [], [], [], [], []
+    cmake, headers, setup_py, kernel_builds, sources, starlark = [], [], [], [], [], []
     folders: dict[str, tuple[str, ...]] = {}
     submodules = _submodules(root)
     pending: list[tuple[str, GitIgnore]] = [("", GitIgnore.above(root))]
@@ -69,6 +70,8 @@ def walk(root: str, notes: list[str]) -> Tree:
                     children.append(name)
             elif name.rpartition(".")[2].lower() in SOURCE_EXTENSIONS:
                 sources.append(prefix + name)  # (sources only match patterns: an ignored one costs nothing)
+            elif name.endswith(".bzl") and _wanted(entry, ignored):
+                starlark.append(prefix + name)
             elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and _wanted(entry, ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):
                     cmake.append(prefix + name)
@@ -82,7 +85,7 @@ def walk(root: str, notes: list[str]) -> Tree:
         folders[folder] = tuple(children)
         pending.extend((prefix + name, rules.below(name)) for name in reversed(children))
     return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(kernel_builds)),
-                tuple(sorted(sources)), folders)
+                tuple(sorted(sources)), folders, tuple(sorted(starlark)))
 
 
 def _wanted(entry: os.DirEntry[str], ignored: Callable[[str, bool], bool] | None) -> bool:

@@ -9,7 +9,7 @@ names and values it reads say (`VLLM_GPU_LANG STREQUAL "HIP"`: ROCm builds, all 
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 
 from .build_conditions import ROCM, UNKNOWN, Condition, Holds, atom, compared_holds, name_holds, value_holds
 from .cmake_syntax import Argument
@@ -24,12 +24,15 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.+-]+)\}")
 _CONSTANT = re.compile(r"(?i)(?:on|off|yes|no|y|n|true|false|ignore|notfound|[+-]?[0-9.]+|.*-notfound)")
 
 
-def parse_condition(arguments: Sequence[Argument], contrasted: Container[str] = frozenset()) -> Condition:
+def parse_condition(arguments: Sequence[Argument], contrasted: Container[str] = frozenset(),
+                    set_true: Callable[[str], Holds | None] | None = None) -> Condition:
     """The Condition of an `if()`/`elseif()`/`while()`; UNKNOWN where it cannot be read.
 
-    `contrasted`: the variables some condition compares with a ROCm value (see `compared_holds`).
+    `contrasted`: the variables some condition compares with a ROCm value (see `compared_holds`);
+    `set_true`: where the project sets a variable true, for a name that says nothing itself
+    (openmm's `OPENMM_BUILD_CUDA_LIB`, set ON only under `if(CUDAToolkit_FOUND)`).
     """
-    parser = _Parser(arguments, contrasted)
+    parser = _Parser(arguments, contrasted, set_true)
     try:
         condition = parser.any_of()
     except IndexError:
@@ -51,9 +54,11 @@ def contrasted_names(conditions: Iterable[Sequence[Argument]]) -> frozenset[str]
 
 
 class _Parser:
-    def __init__(self, arguments: Sequence[Argument], contrasted: Container[str]) -> None:
+    def __init__(self, arguments: Sequence[Argument], contrasted: Container[str],
+                 set_true: Callable[[str], Holds | None] | None) -> None:
         self.arguments = arguments
         self.contrasted = contrasted
+        self.set_true = set_true
         self.position = 0
 
     def _keyword(self, *names: str) -> bool:
@@ -99,7 +104,16 @@ class _Parser:
                 right = self.arguments[self.position + 1]
                 self.position += 2
                 return atom(_binary(first, operator.text, right, self.contrasted))
-        return atom(_truth(first))
+        return atom(self._truth(first))
+
+    def _truth(self, argument: Argument) -> Holds:
+        name = _name(argument)
+        if not name:
+            return UNKNOWN
+        holds = name_holds(name)
+        if holds == UNKNOWN and self.set_true is not None:
+            return self.set_true(name) or holds
+        return holds
 
 
 def _name(argument: Argument) -> str | None:
@@ -111,11 +125,6 @@ def _name(argument: Argument) -> str | None:
     if argument.quoted or "ENV{" in text or "$" in text or _CONSTANT.fullmatch(text):
         return None
     return text
-
-
-def _truth(argument: Argument) -> Holds:
-    name = _name(argument)
-    return name_holds(name) if name else UNKNOWN
 
 
 def _unary(operator: str, operand: Argument) -> Holds:

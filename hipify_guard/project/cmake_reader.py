@@ -15,7 +15,9 @@ conditions it is there under (`set`, `list(APPEND|PREPEND|INSERT|TRANSFORM)`, `s
   and of the command that uses it. A user function's keyword (`CUDA_SPECIFIC_SRCS` of FBGEMM's
   `gpu_cpp_library`) holds where the function's body uses `${prefix_KEYWORD}` (after
   `cmake_parse_arguments`), followed through functions it forwards to;
-- `#cmakedefine NAME` in configured headers: NAME is defined where the CMake variable is true.
+- `#cmakedefine NAME` in configured headers: NAME is defined where the CMake variable is true;
+- a call of a `.bzl` function named in an argument (`get_filelist("get_x_srcs()" SRCS)`): the
+  sources its list may hold are named there (`starlark_lists`).
 
 A file no other CMake file reaches is read on its own, under the platform its folder names
 (`ggml-hip/`, `cuda/`). Anything not followed is left out or kept only as a use that prevents a
@@ -34,15 +36,19 @@ from .build_flags import macro
 from .cmake_conditions import contrasted_names
 from .cmake_run import Run
 from .cmake_state import ProjectState, Reader, Scope
+from .starlark_lists import StarlarkLists
 
 MAX_VISITS = 4  # times one file is run (it may be included from many places)
 MAX_DEPTH = 40
 _CMAKEDEFINE = re.compile(r"^[ \t]*#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(.*?)[ \t]*$", re.M)
 
 
-def read_cmake(root: str, files: Sequence[str], headers: Sequence[str], read: Reader) -> ReaderResult:
-    """What the CMake files (`files`, and the configured headers `headers`; root-relative) say."""
+def read_cmake(root: str, files: Sequence[str], headers: Sequence[str], read: Reader,
+               starlark: Sequence[str] = ()) -> ReaderResult:
+    """What the CMake files (`files`, and the configured headers `headers`; root-relative) say;
+    `starlark`: the `.bzl` files whose source lists they may read (`starlark_lists`)."""
     project = _Project(os.path.abspath(root), files, read)
+    project.starlark = StarlarkLists(starlark, read)
     project.run_all()
     project.read_headers(headers)
     return project.result()
@@ -66,6 +72,7 @@ class _Project(ProjectState):
                 folder = os.path.dirname(path)
                 scope = self.file_scope(folder, None)
                 self.run_file(path, scope, _folder_context(folder), 0)
+        self.uncalled_mentions()
 
     def run_file(self, path: str, scope: Scope, context: Context, depth: int) -> None:
         parsed = self.parsed_file(path)
@@ -108,7 +115,7 @@ class _Project(ProjectState):
         mentions = self.mentions.facts()
         files = tuple(path for path, parsed in self.parsed.items() if parsed is not None) + tuple(self.headers)
         return ReaderResult(tuple(dict.fromkeys(self.definitions)), tuple(dict.fromkeys(mentions)), tuple(self.notes),
-                            files, tuple(dict.fromkeys(self.hipify)))
+                            files, tuple(dict.fromkeys(self.hipify)), tuple(dict.fromkeys(self.subdirectories)))
 
 
 def _folder_context(folder: str) -> Context:

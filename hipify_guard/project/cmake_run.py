@@ -29,7 +29,7 @@ from .build_conditions import (
 from .build_facts import Evidence
 from .build_flags import flag_definitions, holds_flags, macro
 from .cmake_conditions import parse_condition
-from .cmake_state import Function, ProjectState, Scope
+from .cmake_state import CALLER, Function, PendingMention, ProjectState, Scope
 from .cmake_syntax import Argument, Command
 from .cmake_values import UNKNOWN_TEXT, Item, expand
 
@@ -70,6 +70,7 @@ _FLAG_PROPERTIES = frozenset({"COMPILE_OPTIONS", "COMPILE_FLAGS", "INTERFACE_COM
 _SCOPE_WORDS = frozenset({"PUBLIC", "PRIVATE", "INTERFACE", "BEFORE", "AFTER", "SYSTEM", "APPEND", "APPEND_STRING"})
 _KEYWORD = re.compile(r"[A-Z][A-Z0-9_]*")
 _HIP_TARGETS = frozenset({"hip::host", "hip::device"})  # HIP's CMake package targets that define the platform
+_FATAL = frozenset({"FATAL_ERROR", "SEND_ERROR"})  # message() modes that stop the build being configured
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 
 
@@ -96,8 +97,10 @@ class Run:
         self.scope = scope
         self.depth = depth
         self.base = project.relative(scope.builtins["CMAKE_CURRENT_SOURCE_DIR"]) or ""
+        # The folder whose targets its definitions reach (a function body's: the folder it is defined from).
+        self.folder = scope.function.home if self.base == CALLER and scope.function else self.base
         self.stack: list[_Block] = []
-        self.guards: list[Holds] = []  # where the rest runs, after a return() under a condition
+        self.guards: list[tuple[Holds, str]] = []  # where the rest runs, after a return() or a stop under a condition
 
     def run(self, body: Sequence[Command], context: Context) -> None:
         """Run `body` under `context` (stops at an unconditional `return()` or when the budget is spent)."""
@@ -117,18 +120,42 @@ class Run:
             elif command.name == "return":
                 if not self.stack:
                     return
-                self.guards.append(holds_of(("and", tuple(self._arm_conditions())), negate=True))
+                self.guards.append((holds_of(("and", tuple(self._arm_conditions())), negate=True),
+                                    "after a return() above"))
+            elif command.name == "message" and command.arguments and command.arguments[0].text in _FATAL:
+                if not self._stop():
+                    return
             elif not self._block(command, base):
                 self.command(command, current)
 
     # -- blocks -------------------------------------------------------------------------------
 
     def _context(self, base: Context) -> Context:
-        """The context of the next command: the current arm's, after any guarding `return()`."""
+        """The context of the next command: the current arm's, after any guarding `return()` or stop."""
         context = self.stack[-1].context if self.stack else base
-        for holds in self.guards:
-            context = context.within(holds, "after a return() above")
+        for holds, text in self.guards:
+            context = context.within(holds, text)
         return context
+
+    def _stop(self) -> bool:
+        """`message(FATAL_ERROR ...)`: configuring stops where the innermost open `if` arm holds, so
+        the rest of the arm around that `if` (or of the file) runs only where it does not: FBGEMM's
+        `if(NOT FBGEMM_BUILD_VARIANT STREQUAL BUILD_VARIANT_CUDA) message(FATAL_ERROR ...) endif()`
+        before `add_subdirectory(experimental/hstu)`. False when nothing after it runs at all."""
+        if not self.stack:
+            return False
+        block = self.stack[-1]
+        if block.kind != "if":
+            return True
+        passed = holds_of(block.condition, negate=True)
+        # Builds that stop compile nothing: every build that goes on, of the platform it is known to be.
+        guard = Holds(passed.platform, True) if passed.known else TOP
+        if len(self.stack) == 1:
+            self.guards.append((guard, "after a FATAL_ERROR above"))
+        else:
+            around = self.stack[-2]
+            around.context = around.context.within(guard, "after a FATAL_ERROR above")
+        return True
 
     def _arm_conditions(self) -> list[Condition]:
         """The conditions of the open `if`/`while` arms of this file."""
@@ -139,7 +166,7 @@ class Run:
         name = command.name
         outer = self.stack[-1].context if self.stack else base
         if name in ("if", "while"):
-            condition = parse_condition(command.arguments, self.project.contrasted)
+            condition = parse_condition(command.arguments, self.project.contrasted, self.project.set_true)
             text = f"{name}({_shown(command)})"
             arm = outer.within(holds_of(condition), text)
             self.stack.append(_Block(name, outer, [condition], arm, condition, text))
@@ -162,7 +189,7 @@ class Run:
         block = self.stack[-1]
         negations = tuple(("not", condition) for condition in block.conditions)
         if command.name == "elseif":
-            own = parse_condition(command.arguments, self.project.contrasted)
+            own = parse_condition(command.arguments, self.project.contrasted, self.project.set_true)
             condition = own if holds_of(own).known else ("and", negations + (own,))
             text = f"elseif({_shown(command)}) after {block.first}"
             block.conditions.append(own)
@@ -211,9 +238,10 @@ class Run:
         if known is not None and known.path == self.path and known.body[:1] == body[index:index + 1]:
             return end  # the same definition again (its file included once more)
         parameters = frozenset(argument.text for argument in command.arguments[1:])
-        function = Function(name, tuple(body[index:end - 1]), self.path, parameters)
+        function = Function(name, tuple(body[index:end - 1]), self.path, parameters, home=self.folder)
         self.project.functions[function.name] = function
-        scope = Scope(dict(self.scope.variables), dict(self.scope.builtins), self.scope, function)
+        builtins = dict(self.scope.builtins, CMAKE_CURRENT_SOURCE_DIR=os.path.join(self.project.root, CALLER))
+        scope = Scope(dict(self.scope.variables), builtins, self.scope, function)
         called = Context(UNKNOWN, (f"in {name}()",))
         Run(self.project, self.path, self.lines, scope, self.depth + 1).run(function.body, called)
         return end
@@ -250,14 +278,26 @@ class Run:
         elif name in _USES_ONLY:
             for argument in arguments:
                 for item in self.expand(argument, context):
-                    self.project.mention(item, item.context.joined(context), supports=False)
+                    self._mention(item, item.context.joined(context), supports=False)
         else:
             self._call(name, arguments, context)
+
+    def _mention(self, item: Item, context: Context, supports: bool, stored: bool = False, folder: str = "") -> None:
+        """Record a path the build names; in a function's body, where the function is called."""
+        if self.scope.function is not None:
+            self.scope.function.mentions.append(PendingMention(item, context, supports, stored, folder))
+        else:
+            self.project.mention(item, context, supports, stored, folder)
 
     def _call(self, name: str, arguments: Sequence[Argument], context: Context) -> None:
         """A command that may compile what it names: a built-in target command, a user or unknown function."""
         context = context.within(_PLATFORM_COMMANDS.get(name, TOP), f"{name}()")
         function = self.project.functions.get(name)
+        if function is not None and function is not self.scope.function:  # what its body names, compiled here
+            function.called = True
+            for pending in list(function.mentions):
+                item, folder = pending.called_from(self.project.root, self.base)
+                self._mention(item, pending.context.joined(context), pending.supports, pending.stored, folder)
         keywords = function.keywords if function else frozenset()
         section_context, section = context, None
         for argument in arguments:
@@ -267,8 +307,11 @@ class Run:
                 section_context = self._section_context(function, section, context, name)
                 continue
             items = self.expand(argument, section_context)
+            listed = self.project.starlark.paths(self.base, argument.text) if argument.quoted and self.project.starlark else None
+            if listed:  # kineto's `get_filelist("get_libkineto_cupti_srcs(with_api=False)" ...)`
+                items = [Item(path, self.evidence(argument), section_context, "") for path in listed]
             for item in items:
-                self.project.mention(item, item.context.joined(section_context), supports=True, folder=self.base)
+                self._mention(item, item.context.joined(section_context), supports=True, folder=self.base)
             if section and holds_flags(section):
                 self._flags(items, section_context)
 
@@ -309,7 +352,7 @@ class Run:
             for item in items:
                 found = macro(item.text[2:] if item.text.startswith("-D") else item.text)
                 if found:  # (an unknown value, `X=${ARCH}`, is a definition whose value is not known)
-                    self.project.define(*found, item.context.joined(context), item.evidence, self.base)
+                    self.project.define(*found, item.context.joined(context), item.evidence, self.folder)
         else:
             self._flags(items, context)
 
@@ -324,7 +367,7 @@ class Run:
             elif argument.text in _HIP_TARGETS and keyword not in ("INTERFACE", "LINK_INTERFACE_LIBRARIES"):
                 evidence = self.evidence(argument)
                 self.project.define("__HIP_PLATFORM_AMD__", "1", context.within(ROCM_ALL, f"links {argument.text}"),
-                                    evidence, self.base)
+                                    evidence, self.folder)
                 return
 
     def _flags(self, items: Sequence[Item], context: Context) -> None:
@@ -333,14 +376,14 @@ class Run:
             text = item.text + (" " + items[index + 1].text if item.text.split()[-1:] in (["-D"], ["/D"])
                                 and index + 1 < len(items) else "")
             for name, value in flag_definitions([text]):
-                self.project.define(name, value, item.context.joined(context), item.evidence, self.base)
+                self.project.define(name, value, item.context.joined(context), item.evidence, self.folder)
 
     def _properties(self, arguments: Sequence[Argument], context: Context) -> None:
         """`set_*_properties` / `set_property`: COMPILE_DEFINITIONS and flags properties; the files they name."""
         texts = [argument.text for argument in arguments]
         for index, argument in enumerate(arguments):
             for item in self.expand(argument, context):
-                self.project.mention(item, item.context.joined(context), supports=False)
+                self._mention(item, item.context.joined(context), supports=False)
             if argument.quoted or index + 1 >= len(arguments):
                 continue
             if argument.text in _DEFINITION_PROPERTIES or argument.text in _FLAG_PROPERTIES:
@@ -350,7 +393,7 @@ class Run:
                     for item in items:
                         found = macro(item.text)
                         if found:
-                            self.project.define(*found, item.context.joined(context), item.evidence, self.base)
+                            self.project.define(*found, item.context.joined(context), item.evidence, self.folder)
                 else:
                     self._flags(items, context)
 
@@ -387,7 +430,7 @@ class Run:
                                                                    vague=True)]
         scope.variables[name] = tuple(old) + tuple(placed)
         for item in placed:
-            self.project.mention(item, item.context, supports=True, stored=True, folder=self.base)
+            self._mention(item, item.context, supports=True, stored=True, folder=self.base)
         if holds_flags(name):
             self._flags(placed, context.within(compiler_holds(name), f"flags {name}"))
 
@@ -425,7 +468,7 @@ class Run:
         elif operation not in ("REMOVE_ITEM", "REMOVE_AT", "REMOVE_DUPLICATES", "FILTER", "SORT", "REVERSE"):
             for argument in rest:  # LENGTH, GET, JOIN ...: what they read is a use
                 for item in self.expand(argument, context):
-                    self.project.mention(item, item.context.joined(context), supports=False)
+                    self._mention(item, item.context.joined(context), supports=False)
 
     def _transform(self, name: str, arguments: Sequence[Argument], context: Context) -> None:
         """`list(TRANSFORM NAME PREPEND|APPEND text)`."""
@@ -469,9 +512,10 @@ class Run:
             return
         base = self.scope.builtins["CMAKE_CURRENT_SOURCE_DIR"]
         folder = self.project.relative(os.path.join(base, items[0].text))
-        if folder is None:
+        if folder is None or folder.startswith(CALLER):  # (in a function's body: not followed)
             return
         path = f"{folder}/CMakeLists.txt" if folder else "CMakeLists.txt"
+        self.project.subdirectories.append((folder, context.holds.platform, self.evidence(arguments[0])))
         if path in self.project.files:
             scope = self.project.file_scope(folder, self.scope)
             self.project.run_file(path, scope, context, self.depth + 1)

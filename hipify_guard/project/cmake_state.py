@@ -9,14 +9,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .build_conditions import TOP, Context, Holds, both, either
 from .build_facts import Definition, Evidence, Flows, Mention
 from .cmake_syntax import Command, commands
 from .cmake_values import Item
+from .starlark_lists import StarlarkLists
 from .source_paths import relative_path, source_pattern
 
+CALLER = "\0caller"  # the folder a function's body runs in: the caller's, known where it is called
 MAX_COMMANDS = 400_000  # commands run per project, past which the rest is left out (with a note)
 _TRUE = re.compile(r"(?i)on|yes|y|true|[1-9][0-9]*")
 Reader = Callable[[str], "str | None"]  # root-relative path -> its text (None when it cannot be read)
@@ -34,6 +36,34 @@ class Function:
     keywords: frozenset[str] = frozenset()
     # keyword (None: the positional arguments) -> (where used, the function it is passed to, under which keyword)
     uses: dict[str | None, list[tuple[Holds, str | None, str | None]]] = field(default_factory=dict)
+    # What the body names itself (not through its arguments), recorded where the function is called.
+    mentions: list[PendingMention] = field(default_factory=list)
+    called: bool = False
+    home: str = ""  # the folder it is defined from, where the body's relative paths are taken when never called
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMention:
+    """A path a function's body names, waiting for the contexts the function is called in."""
+
+    item: Item
+    context: Context
+    supports: bool
+    stored: bool
+    folder: str
+
+    def called_from(self, root: str, base: str) -> tuple[Item, str]:
+        """The item, and the folder of the command that compiles it, as a call from the folder
+        `base` names them: the body's relative paths and `${CMAKE_CURRENT_SOURCE_DIR}` are the
+        caller's (ginkgo's `file(GLOB_RECURSE ... "*.cuh")` in `ginkgo_check_headers()`, called
+        from `cuda/` and from `hip/`)."""
+        item, marker = self.item, os.path.join(root, CALLER)
+        folder = base if self.folder == CALLER else self.folder
+        if item.base != CALLER and marker not in item.text:
+            return item, folder
+        absolute = os.path.join(root, base) if base else root
+        text = item.text.replace(marker, absolute)
+        return replace(item, text=text, base=base if item.base == CALLER else item.base), folder
 
 
 @dataclass
@@ -68,6 +98,8 @@ class ProjectState:
         self.budget = MAX_COMMANDS
         self.evidences: dict[tuple[str, int], Evidence] = {}
         self.contrasted: frozenset[str] = frozenset()
+        self.starlark: StarlarkLists | None = None  # the `.bzl` source lists the CMake files may read
+        self.subdirectories: list[tuple[str, str | None, Evidence]] = []  # (folder, platform, where added)
 
     def run_file(self, path: str, scope: Scope, context: Context, depth: int) -> None:
         """Run one file's commands (`add_subdirectory`, `include`)."""
@@ -134,6 +166,14 @@ class ProjectState:
         mention = Mention(text, holds.platform, context.condition, item.evidence, supports and not vague, folder, stored)
         self.mentions.record((item.evidence, item.text), mention, stored, mention.supports)
 
+    def uncalled_mentions(self) -> None:
+        """What the bodies of functions nobody called name, under the bodies' own conditions."""
+        for function in self.functions.values():
+            if not function.called:
+                for pending in function.mentions:
+                    item, folder = pending.called_from(self.root, function.home)
+                    self.mention(item, pending.context, pending.supports, pending.stored, folder)
+
     def _pattern(self, item: Item) -> tuple[str, bool] | None:
         text = item.text
         if "$" in text or "<" in text or ">" in text:
@@ -149,6 +189,15 @@ class ProjectState:
             self.truths[name] = None
         elif _TRUE.fullmatch(items[0].text):
             self.truths.setdefault(name, []).append(context)
+
+    def set_true(self, name: str) -> Holds | None:
+        """Where the variable `name` is true when the project sets it true only with literals, all
+        under conditions of one platform (None: not known)."""
+        contexts = self.truths.get(name)
+        if not contexts:
+            return None
+        platforms = {context.holds.platform for context in contexts}
+        return Holds(platforms.pop(), False) if len(platforms) == 1 and None not in platforms else None
 
     def keyword_holds(self, function: Function, keyword: str | None, seen: frozenset[str] = frozenset()) -> Holds:
         """Where a function's body uses a keyword's arguments (None: its positional ones); TOP when not known."""

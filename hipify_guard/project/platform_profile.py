@@ -27,11 +27,10 @@ from ..model.platforms import PLATFORM_MACROS
 from ..model.project_profile import BuildDefine, ProjectProfile
 from .build_facts import BuildFileFacts
 from .build_files import FactsMemo, read_build_files
+from .cuda_only_headers import cuda_only_headers
 from .rocm_defines import ScopedDefinition, defines_for, scoped_definitions
 
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
-_SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
-_HEADERS = (".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +88,7 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     cuda_macros = sorted(name for name in facts.cuda_macros if not _reserved(name))
     entries += [Entry("cuda-build-macros", name, _shown(facts.cuda_macros[name][0].evidence)) for name in cuda_macros]
     evidence = {name: _shown(fact.evidence) for fact in facts.sources if fact.platform == CUDA for name in fact.files}
-    evidence.update(_headers_beside(root, facts.cuda_only_files, facts.rocm_only_files))
+    evidence.update(cuda_only_headers(root, facts.cuda_only_files, facts.rocm_only_files))
     folders = facts.cuda_only_folders
     entries += [Entry("cuda-only-files", posixpath.join(folder, "**"), _shown(why)) for folder, why in folders]
     cuda_only = sorted(name for name in evidence if not any(_below(name, folder) for folder, _ in folders))
@@ -146,26 +145,6 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
         project=inferred.project,
         hip_on_nvidia=inferred.hip_on_nvidia,
     )
-
-
-def _headers_beside(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str]) -> dict[str, str]:
-    """Headers in a folder whose every source file only the CUDA build compiles (FBGEMM's
-    `cutlass_extensions/<kernel>/`): CUDA-only too, with the evidence."""
-    folders: dict[str, list[str]] = {}
-    for name in cuda_only:
-        folders.setdefault(posixpath.dirname(name), []).append(name)
-    found = {}
-    for folder, names in folders.items():
-        try:
-            entries = sorted(os.listdir(os.path.join(root, folder)))
-        except OSError:
-            continue
-        listed = [posixpath.join(folder, entry) for entry in entries]
-        sources = [name for name in listed if name.endswith(_SOURCES)]
-        if sources and all(name in cuda_only for name in sources):
-            why = f"every source beside it is CUDA-only ({len(sources)}, such as {sources[0]})"
-            found.update((name, why) for name in listed if name.endswith(_HEADERS) and name not in rocm_only)
-    return found
 
 
 def _hipify(root: str, facts: BuildFileFacts) -> tuple[str, str, list[tuple[str, str]]]:

@@ -17,11 +17,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .build_conditions import EVERYWHERE, UNKNOWN, Condition, Context, holds_of
+from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, ROCM, UNKNOWN, Condition, Context, holds_of
 from .build_facts import Definition, Evidence, Flows, Mention
 from .build_flags import flag_definitions, holds_flags, macro
 from .python_tests import condition_of, constant, dotted, is_none, is_test
-from .source_paths import SOURCE, UNKNOWN_TEXT, source_pattern
+from .source_paths import SOURCE, UNKNOWN_TEXT, relative_path, source_pattern
 
 MAX_COMBINATIONS = 16  # items a path join may make (a folder loop times its parts)
 _GLOB = re.compile(r"[*?\[]")
@@ -35,6 +35,7 @@ _IGNORED_CALLS = frozenset({  # their arguments are not compiled
 })
 _FLOWING_CALLS = frozenset({"list", "sorted", "set", "tuple", "reversed", "frozenset", "str", "fspath", "normpath",
                             "realpath", "abspath", "resolve", "absolute", "expanduser", "as_posix"})
+_OS_CONSTANTS = {"os.curdir": ".", "os.path.curdir": ".", "os.sep": "/", "os.path.sep": "/"}
 _MODULES = frozenset({"os", "os.path", "path", "osp", "glob", "pathlib", "shutil", "sys", "torch", "str"})
 
 
@@ -56,7 +57,9 @@ class ModuleFacts:
         pattern, vague = found
         holds = context.holds
         supports = supports and not (vague or item.vague)
-        mention = Mention(pattern, holds.platform, context.condition, item.evidence, supports, base, stored)
+        exclude = tuple(excluded for text in item.exclude if (excluded := relative_path(self.root, os.path.join(
+            self.root, base, text.replace("\\", "/")))))
+        mention = Mention(pattern, holds.platform, context.condition, item.evidence, supports, base, stored, exclude)
         self.mentions.record((item.evidence, item.text), mention, stored, mention.supports)
 
     def define(self, items: Iterable[_Item], context: Context, stored: bool, base: str) -> None:
@@ -79,6 +82,7 @@ class _Item:
     context: Context
     glob: bool = False
     vague: bool = False
+    exclude: tuple[str, ...] = ()  # texts of the items a comprehension's `not in` filter took out of it
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,9 @@ class Module:
         self.tree = tree
         self.lines = text.splitlines()
 
-    def run(self) -> None:
+    def run(self, context: Context = EVERYWHERE) -> None:
         try:
-            self.block(self.tree.body, _Scope({}, {}), EVERYWHERE)
+            self.block(self.tree.body, _Scope({}, {}), context)
         except RecursionError:
             self.facts.notes.append(f"{self.path}: nested too deeply; the rest left out")
 
@@ -151,16 +155,28 @@ class Module:
                 self.block(part, scope, context)
 
     def branch(self, node: ast.If, scope: _Scope, context: Context, previous: Condition | None) -> None:
-        """An `if` (or an `elif`, after `previous`): a known test of its own decides, else with the tests before it."""
+        """An `if` (or an `elif`, after `previous`): a known test of its own decides, else with the tests before it.
+        An arm that tests CUDA (among options: `torch.version.cuda is not None ... or FORCE_CUDA`) before a
+        ROCm arm of the same chain (`elif torch.version.hip`) is the CUDA build's, as in xformers' setup.py."""
         own = condition_of(node.test, scope.tests, self.contrasted)
         shown = f"if {_source(node.test)}:"
         condition = own if previous is None or holds_of(own).known else ("and", (("not", previous), own))
-        self.block(node.body, scope, context.within(holds_of(condition), shown))
+        holds = holds_of(condition)
+        if not holds.known and _platforms(own) == {CUDA} and self._rocm_arm_follows(node, scope):
+            holds = CUDA_SOME
+        self.block(node.body, scope, context.within(holds, shown))
         negation = ("not", own) if previous is None else ("and", (("not", previous), ("not", own)))
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
             self.branch(node.orelse[0], scope, context, ("or", (previous, own)) if previous else own)
         elif node.orelse:
             self.block(node.orelse, scope, context.within(holds_of(negation), f"else of {shown}"))
+
+    def _rocm_arm_follows(self, node: ast.If, scope: _Scope) -> bool:
+        while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            if holds_of(condition_of(node.test, scope.tests, self.contrasted)).platform == ROCM:
+                return True
+        return False
 
     def store(self, target: ast.expr, value: _Value, scope: _Scope, context: Context, reset: bool) -> None:
         """Assign or extend a name (conditional assignments keep the old items: both may hold)."""
@@ -269,11 +285,23 @@ class Module:
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp, scope: _Scope,
                        context: Context) -> _Value:
         inner = _Scope(dict(scope.values), dict(scope.tests))
+        taken_out: list[str] = []
         for generator in node.generators:
             self.store(generator.target, self.value(generator.iter, inner, context), inner, context, reset=True)
-        return _Value(self.value(node.elt, inner, context).items, True)
+            for test in generator.ifs:  # `if s not in excluded`: what is taken out is never claimed (torchao)
+                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotIn):
+                    removed = self.value(test.comparators[0], scope, context)
+                    self.use(removed, context, supports=False)
+                    taken_out += [item.text for item in removed.items if not item.vague]
+        items = self.value(node.elt, inner, context).items
+        if taken_out:
+            items = tuple(replace(item, exclude=item.exclude + tuple(taken_out)) for item in items)
+        return _Value(items, True)
 
     def _attribute(self, node: ast.Attribute, scope: _Scope, context: Context) -> _Value:
+        known = _OS_CONSTANTS.get(dotted(node))
+        if known is not None:  # torchao's `os.path.dirname(os.path.curdir)`
+            return _Value((_Item(known, self.evidence(node), context),))
         if node.attr == "parent":  # Path(...).parent
             return _Value(tuple(_path_op(item, posixpath.dirname) for item in self.value(node.value, scope,
                                                                                           context).items))
@@ -407,6 +435,16 @@ def _flag_name(node: ast.expr) -> str:
 
 def _constant_true(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
+
+
+def _platforms(condition: Condition) -> set[str]:
+    """The platforms the tests of a condition name (its atoms', ROCM or CUDA)."""
+    kind, operand = condition
+    if kind == "atom":
+        return {operand.platform} if operand.platform else set()
+    if kind == "not":
+        return _platforms(operand)
+    return set().union(*map(_platforms, operand))
 
 
 def _source(node: ast.expr) -> str:

@@ -31,7 +31,9 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
+from .build_conditions import CUDA_SOME, EVERYWHERE
 from .build_facts import ReaderResult
+from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
 from .python_tests import contrasted_names
 
@@ -40,18 +42,23 @@ _BUILDS = re.compile(r"Extension\b|define_macros|extra_compile_args|extra_cuda_c
 Reader = Callable[[str], "str | None"]
 
 
-def read_setup_py(root: str, paths: Sequence[str], read: Reader) -> ReaderResult:
-    """What the `setup.py` files `paths` (root-relative) and the project modules they import say."""
-    reader = _Reader(os.path.abspath(root), read)
+def read_setup_py(root: str, paths: Sequence[str], read: Reader, rocm_built: bool = False) -> ReaderResult:
+    """What the `setup.py` files `paths` (root-relative) and the project modules they import say.
+
+    `rocm_built`: the project's build files build for ROCm somewhere; then what a setup.py that needs
+    CUDA's toolkit compiles is CUDA-only (flash-attention's `csrc/*/setup.py`). Without a ROCm build
+    every script needs it, and the project is checked as a port (spec §13.4)."""
+    reader = _Reader(os.path.abspath(root), read, rocm_built)
     for path in paths:
         reader.read_script(path)
     return reader.result()
 
 
 class _Reader:
-    def __init__(self, root: str, read: Reader) -> None:
+    def __init__(self, root: str, read: Reader, rocm_built: bool) -> None:
         self.root = root
         self.read = read
+        self.rocm_built = rocm_built
         self.done: set[str] = set()
         self.facts = ModuleFacts(root)
         self.files: list[str] = []
@@ -72,8 +79,13 @@ class _Reader:
                 if module_tree is not None:
                     modules.append((module, module_tree))
         contrasted = contrasted_names(module_tree for _, module_tree in modules)
+        needs = cuda_required(tree, self.read(path) or "") if self.rocm_built else None
+        context = EVERYWHERE
+        if needs is not None:  # what it compiles, only CUDA builds do
+            line = getattr(needs, "lineno", 1)
+            context = EVERYWHERE.within(CUDA_SOME, f"{path}:{line} needs CUDA's toolkit")
         for module, module_tree in modules:
-            Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run()
+            Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run(context)
 
     def _parse(self, path: str) -> ast.Module | None:
         text = self.read(path)

@@ -8,7 +8,8 @@ with the platform word swapped (`Kokkos_Cuda_Team.hpp` / `Kokkos_HIP_Team.hpp`, 
 (`cuda/forall.hpp` when both have one name: a HIP wrapper that includes its CUDA original
 compiles both). The counterpart is ROCm-only. The same holds for two files of one folder whose
 names differ only by the platform word (ggml's `vendors/cuda.h` beside `vendors/hip.h`, RAJA's
-`policy/cuda.hpp` beside `policy/hip.hpp`: one is included where the other is). A folder
+`policy/cuda.hpp` beside `policy/hip.hpp`: one is included where the other is) or by a `.hip`
+suffix (`X.cpp` beside `X.hip.cpp`, `X.cu` beside `X.hip`). A folder
 with no counterparts (`ggml-hip/`, only a CMakeLists.txt that compiles `../ggml-cuda/`) says
 nothing; nor does a layout about a file some build file names for another build.
 """
@@ -59,13 +60,31 @@ def _file_pair_facts(root: str, paths: Sequence[str], claimed: dict[str, set[str
         platform = name_holds(stem).platform
         if platform is not None:
             by_platform[platform].setdefault((_key(stem), is_header(name)), path)
+    pairs = [(path, twin) for key, path in by_platform[CUDA].items() if (twin := by_platform[ROCM].get(key))]
+    pairs += _hip_suffix_pairs(paths)
     facts = []
-    for key, path in by_platform[CUDA].items():
-        twin = by_platform[ROCM].get(key)
-        if twin is not None:
-            name, twin_name = posixpath.basename(path), posixpath.basename(twin)
-            facts += _counterparts(root, path, twin, name, f"{name} beside {twin_name}, its counterpart", claimed, read)
+    for path, twin in pairs:
+        name, twin_name = posixpath.basename(path), posixpath.basename(twin)
+        facts += _counterparts(root, path, twin, name, f"{name} beside {twin_name}, its counterpart", claimed, read)
     return facts
+
+
+def _hip_suffix_pairs(paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(CUDA file, HIP file) of one folder named `X.cpp` / `X.hip.cpp` (ginkgo's
+    `identify_stream_usage.cpp`) or `X.cu` / `X.hip`."""
+    present = set(paths)
+    pairs = []
+    for twin in paths:
+        stem, dot, extension = twin.rpartition(".")
+        if stem.endswith(".hip") and extension != "hip":
+            original = f"{stem[:-4]}.{extension}"
+        elif extension == "hip" and dot:
+            original = f"{stem}.cu"
+        else:
+            continue
+        if original in present:
+            pairs.append((original, twin))
+    return pairs
 
 
 def _sibling_pairs(children: Sequence[str]) -> list[tuple[str, str]]:

@@ -26,6 +26,14 @@ class Matcher:
             self.cache[pattern] = self._match(pattern)
         return self.cache[pattern]
 
+    def mentioned(self, pattern: str, exclude: Sequence[str] = ()) -> tuple[str, ...]:
+        """The files `pattern` matches and none of `exclude` does."""
+        found = self(pattern)
+        if not exclude:
+            return found
+        taken_out = {name for other in exclude for name in self(other)}
+        return tuple(name for name in found if name not in taken_out)
+
     def _match(self, pattern: str) -> tuple[str, ...]:
         if not _GLOB.search(pattern):
             return (pattern,) if pattern in self.known else ()

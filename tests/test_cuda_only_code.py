@@ -1,0 +1,264 @@
+"""Code no ROCm build compiles, in projects that do build for ROCm (issue 25): each construct a
+real project uses to keep files out of its ROCm build, minimal and in our own words, checked by
+running the real CLI on a project written to disk. A guard in a CUDA-only file is not reported; the
+same guard in a file both builds compile is, so every test also shows the rule still runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import git_project, run_cli
+
+GUARD = "#if CUDART_VERSION >= 12000\nfast();\n#endif\n"
+KERNEL = "__global__ void k() {}\n" + GUARD
+
+
+def _reported(root: Path) -> set[str]:
+    """The files with a finding of `check`."""
+    result = run_cli("check", "--no-cache", "--output-format", "json", ".", cwd=root)
+    assert result.code in (0, 1), result.stderr
+    return {item["filename"].removeprefix("./") for item in result.json()}
+
+
+def _judged(root: Path, name: str) -> str:
+    """The first line `files` prints for `name`."""
+    result = run_cli("files", name, cwd=root)
+    assert result.code == 0, result.stderr
+    return result.stdout.splitlines()[0]
+
+
+# -- setup.py -----------------------------------------------------------------------------------
+
+TORCH_SETUP_HEAD = """\
+import glob
+import os
+import torch
+from torch.utils.cpp_extension import CUDAExtension, setup
+"""
+
+
+def test_files_a_comprehension_takes_out_and_a_cuda_branch_adds_are_cuda_only(tmp_path: Path) -> None:
+    """torchao: every source globbed, the fp8 folder taken out with `[s for s in ... if s not in ...]`,
+    then built as an extension of its own only `if use_cuda:`."""
+    setup = TORCH_SETUP_HEAD + """\
+use_cuda = torch.version.cuda is not None
+here = os.path.dirname(os.path.curdir)
+csrc = os.path.join(here, "pkg", "csrc")
+sources = list(glob.glob(os.path.join(csrc, "**/*.cu"), recursive=True))
+fp8_dir = os.path.join(csrc, "fp8")
+fp8_all = list(glob.glob(os.path.join(fp8_dir, "**/*"), recursive=True))
+sources = [s for s in sources if s not in fp8_all]
+modules = [CUDAExtension("pkg._C", sources)]
+if use_cuda:
+    modules.append(CUDAExtension("pkg._fp8", [os.path.join(fp8_dir, "fp8.cu")]))
+setup(ext_modules=modules)
+"""
+    root = git_project(tmp_path, {"setup.py": setup, "pkg/csrc/ops.cu": KERNEL, "pkg/csrc/fp8/fp8.cu": KERNEL})
+    assert _reported(root) == {"pkg/csrc/ops.cu"}
+    assert "only the CUDA build compiles it" in _judged(root, "pkg/csrc/fp8/fp8.cu")
+
+
+def test_the_cuda_arm_of_a_chain_with_a_rocm_arm_is_cuda_only(tmp_path: Path) -> None:
+    """xformers: `if (torch.cuda.is_available() and CUDA_HOME is not None) or FORCE_CUDA:` adds the
+    CUDA kernels, `elif torch.version.hip ...:` the HIP ones; options in the CUDA arm's test do not
+    make it a ROCm build's."""
+    setup = TORCH_SETUP_HEAD + """\
+from torch.utils.cpp_extension import CUDA_HOME
+sources = glob.glob("csrc/*.cpp")
+if (torch.cuda.is_available() and CUDA_HOME is not None) or os.getenv("FORCE_CUDA", "0") == "1":
+    sources += glob.glob("csrc/cuda/*.cu")
+elif torch.version.hip and (torch.cuda.is_available() or os.getenv("HIP_HOME")):
+    sources += glob.glob("csrc/hip/*.cu")
+setup(ext_modules=[CUDAExtension("ext", sources)])
+"""
+    root = git_project(tmp_path, {"setup.py": setup, "csrc/bind.cpp": GUARD, "csrc/cuda/attn.cu": KERNEL,
+                                  "csrc/hip/attn_ck.cu": KERNEL})
+    assert _reported(root) == {"csrc/bind.cpp", "csrc/hip/attn_ck.cu"}
+
+
+NVCC_SETUP = TORCH_SETUP_HEAD + """\
+from torch.utils.cpp_extension import CUDA_HOME
+if CUDA_HOME is None:
+    raise RuntimeError("this extension needs nvcc")
+setup(ext_modules=[CUDAExtension("fused", ["fused.cu"], extra_compile_args={"nvcc": ["-gencode", "arch=compute_80,code=sm_80"]})])
+"""
+ROCM_SETUP = TORCH_SETUP_HEAD + """\
+from torch.utils.cpp_extension import IS_HIP_EXTENSION
+args = ["-DMAIN_ON_ROCM"] if IS_HIP_EXTENSION else []
+setup(ext_modules=[CUDAExtension("main", ["csrc/main.cu"], extra_compile_args={"nvcc": args})])
+"""
+
+
+def test_a_standalone_setup_py_that_needs_nvcc_is_cuda_only_where_the_project_builds_for_rocm(tmp_path: Path) -> None:
+    """flash-attention: the main setup.py builds for ROCm; `csrc/fused/setup.py` stops without
+    CUDA_HOME and passes `-gencode`, and never names ROCm."""
+    root = git_project(tmp_path, {"setup.py": ROCM_SETUP, "csrc/main.cu": KERNEL, "csrc/fused/setup.py": NVCC_SETUP,
+                                  "csrc/fused/fused.cu": KERNEL, "csrc/fused/fused.cuh": GUARD})
+    assert _reported(root) == {"csrc/main.cu"}
+    assert "only the CUDA build compiles it" in _judged(root, "csrc/fused/fused.cuh")  # every source beside it is
+
+
+def test_a_project_whose_only_setup_py_needs_nvcc_is_checked_as_a_port(tmp_path: Path) -> None:
+    """Without a ROCm build anywhere, needing nvcc says nothing: every CUDA project does before it is
+    ported (spec §13.4)."""
+    root = git_project(tmp_path, {"setup.py": NVCC_SETUP, "fused.cu": KERNEL})
+    assert _reported(root) == {"fused.cu"}
+
+
+# -- CMake --------------------------------------------------------------------------------------
+
+VARIANT_ROOT = """\
+cmake_minimum_required(VERSION 3.21)
+project(demo LANGUAGES CXX)
+set(DEMO_VARIANT "cuda" CACHE STRING "cuda or rocm")
+if(DEMO_VARIANT STREQUAL "rocm")
+  enable_language(HIP)
+  add_compile_definitions(DEMO_USE_HIP)
+endif()
+add_library(core core.cu)
+add_subdirectory(attention)
+"""
+
+
+def test_a_fatal_error_for_every_non_cuda_variant_makes_the_rest_cuda_only(tmp_path: Path) -> None:
+    """FBGEMM's HSTU: `if(NOT VARIANT STREQUAL "cuda") message(FATAL_ERROR ...) endif()` before the
+    kernels; a stop under a condition of no known platform (an old HIP) changes nothing."""
+    attention = ('if(NOT DEMO_VARIANT STREQUAL "cuda")\n  message(FATAL_ERROR "attention needs CUDA")\nendif()\n'
+                 "add_library(attention attention.cu)\n")
+    root = git_project(tmp_path, {"CMakeLists.txt": VARIANT_ROOT, "core.cu": KERNEL,
+                                  "attention/CMakeLists.txt": attention, "attention/attention.cu": KERNEL})
+    assert _reported(root) == {"core.cu"}
+
+
+def test_a_fatal_error_under_a_condition_of_no_platform_keeps_the_rocm_definitions_certain(tmp_path: Path) -> None:
+    """ggml's HIP CMakeLists stops on an old HIP before `add_compile_definitions(GGML_USE_HIP)`: the
+    ROCm builds that go on all define it, so it is still the rewrites' macro."""
+    hip = ('if(${hip_VERSION} VERSION_LESS 6.1)\n  message(FATAL_ERROR "HIP 6.1 or newer")\nendif()\n'
+           'file(GLOB SRCS "../cuda/*.cu")\nadd_library(demo-hip ${SRCS})\nadd_compile_definitions(DEMO_USE_HIP)\n')
+    cmake = "if(DEMO_HIP)\n  add_subdirectory(hip)\nendif()\nif(DEMO_CUDA)\n  add_subdirectory(cuda)\nendif()\n"
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake, "hip/CMakeLists.txt": hip, "cuda/kernel.cu": KERNEL,
+                                  "cuda/CMakeLists.txt": 'file(GLOB SRCS "*.cu")\nadd_library(demo-cuda ${SRCS})\n'})
+    result = run_cli("check", "--no-cache", "--diff", ".", cwd=root)
+    assert "+#if CUDART_VERSION >= 12000 && !defined(DEMO_USE_HIP)" in result.stdout, result.stdout + result.stderr
+
+
+def test_a_function_body_compiles_where_it_is_called(tmp_path: Path) -> None:
+    """ginkgo: `function(add_cusparse_linops)` names `utils/cuda_linops.cpp` and is called only under
+    `if(DEMO_BUILD_CUDA)`; a helper's relative glob (`"*.cuh"`) is taken in the caller's folder."""
+    cmake = """\
+function(add_cusparse_linops)
+  add_library(cusparse_linops utils/cuda_linops.cpp)
+endfunction()
+function(check_headers target)
+  file(GLOB_RECURSE HEADERS RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" "*.cuh" "*.hip.hpp")
+  add_library(${target}_headers ${HEADERS})
+endfunction()
+if(DEMO_BUILD_CUDA)
+  add_cusparse_linops()
+  add_subdirectory(cuda)
+endif()
+if(DEMO_BUILD_HIP)
+  add_library(hip_linops utils/rocsparse_ops.hip.cpp)
+  add_subdirectory(hip)
+endif()
+add_library(core utils/core.cpp)
+"""
+    files = {"CMakeLists.txt": cmake, "utils/cuda_linops.cpp": GUARD, "utils/rocsparse_ops.hip.cpp": "\n",
+             "utils/core.cpp": GUARD, "cuda/CMakeLists.txt": "check_headers(demo_cuda)\n",
+             "cuda/groups.cuh": GUARD, "hip/CMakeLists.txt": "check_headers(demo_hip)\n",
+             "hip/groups.hip.hpp": "\n"}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"utils/core.cpp"}
+
+
+def test_a_variable_set_true_only_under_a_cuda_condition_tests_cuda(tmp_path: Path) -> None:
+    """openmm: `OPENMM_BUILD_CUDA_LIB` (its name says nothing certain) is set ON only under
+    `if(CUDAToolkit_FOUND)`; `platforms/cuda/` is added under it."""
+    cmake = """\
+find_package(CUDAToolkit QUIET)
+if(CUDAToolkit_FOUND)
+  set(DEMO_BUILD_CUDA_LIB ON CACHE BOOL "CUDA platform")
+else()
+  set(DEMO_BUILD_CUDA_LIB OFF CACHE BOOL "CUDA platform")
+endif()
+if(DEMO_BUILD_CUDA_LIB)
+  add_subdirectory(platforms/cuda)
+endif()
+find_package(hip QUIET)
+if(hip_FOUND)
+  add_subdirectory(platforms/hip)
+endif()
+add_library(common common.cpp)
+"""
+    files = {"CMakeLists.txt": cmake, "common.cpp": GUARD,
+             "platforms/cuda/CMakeLists.txt": 'file(GLOB SRCS "src/*.cpp")\nadd_library(demo_cuda ${SRCS})\n',
+             "platforms/cuda/src/CudaContext.cpp": GUARD,
+             "platforms/hip/CMakeLists.txt": 'file(GLOB SRCS "src/*.cpp")\nadd_library(demo_hip ${SRCS})\n',
+             "platforms/hip/src/HipContext.cpp": "\n"}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"common.cpp"}
+
+
+def test_a_bzl_source_list_read_by_cmake_under_a_cuda_backend(tmp_path: Path) -> None:
+    """kineto: `get_filelist("get_cupti_srcs()" SRCS)` runs Python over a `.bzl` file's lists, under
+    `elseif(BACKEND STREQUAL "cuda")`."""
+    bzl = """\
+CPU_SRCS = ["src/Logger.cpp"]
+CUPTI_SRCS = ["src/CuptiApi.cpp"]
+ROC_SRCS = ["src/RocApi.cpp"]
+
+def get_cupti_srcs(with_api = True):
+    return CUPTI_SRCS + CPU_SRCS
+
+def get_roc_srcs(with_api = True):
+    return ROC_SRCS + CPU_SRCS
+"""
+    cmake = """\
+function(get_filelist name outputvar)
+  execute_process(COMMAND python3 -c "exec(open('defs.bzl').read());print(';'.join(${name}))"
+                  WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" OUTPUT_VARIABLE _found)
+  set(${outputvar} ${_found} PARENT_SCOPE)
+endfunction()
+if(DEMO_BACKEND STREQUAL "cuda")
+  get_filelist("get_cupti_srcs(with_api=False)" SRCS)
+elseif(DEMO_BACKEND STREQUAL "rocm")
+  get_filelist("get_roc_srcs(with_api=False)" SRCS)
+endif()
+add_library(profiler ${SRCS})
+"""
+    files = {"CMakeLists.txt": cmake, "defs.bzl": bzl, "src/Logger.cpp": GUARD, "src/CuptiApi.cpp": GUARD,
+             "src/RocApi.cpp": "\n", "src/CuptiApi.h": GUARD}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"src/Logger.cpp", "src/CuptiApi.h"}  # a header nothing includes: not known
+    (root / "src/CuptiApi.cpp").write_text('#include "CuptiApi.h"\n' + GUARD, encoding="utf-8")
+    assert _reported(root) == {"src/Logger.cpp"}
+
+
+# -- sources and headers ------------------------------------------------------------------------
+
+
+def test_headers_only_cuda_only_sources_include_are_cuda_only(tmp_path: Path) -> None:
+    """SageAttention: `csrc/mma.cuh`, included as `"../mma.cuh"` by the kernels of `csrc/qattn/`
+    (which only the CUDA build compiles), and `csrc/smem.cuh`, included only by mma.cuh; a header a
+    shared source includes too stays reported."""
+    setup = TORCH_SETUP_HEAD + """\
+from torch.utils.cpp_extension import IS_HIP_EXTENSION
+sources = ["csrc/bind.cpp"]
+if not IS_HIP_EXTENSION:
+    sources += ["csrc/qattn/attn_sm80.cu"]
+setup(ext_modules=[CUDAExtension("sage", sources)])
+"""
+    files = {"setup.py": setup, "csrc/bind.cpp": '#include "shared.cuh"\n', "csrc/shared.cuh": GUARD,
+             "csrc/qattn/attn_sm80.cu": '#include "../mma.cuh"\n#include "../shared.cuh"\n' + KERNEL,
+             "csrc/mma.cuh": '#include "smem.cuh"\n' + GUARD, "csrc/smem.cuh": GUARD}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"csrc/shared.cuh"}
+
+
+def test_a_file_beside_its_hip_suffixed_counterpart_is_cuda_only(tmp_path: Path) -> None:
+    """ginkgo's `identify_stream_usage.cpp` beside `identify_stream_usage.hip.cpp` (and `X.cu` beside
+    a checked-in `X.hip`); a HIP file that includes its CUDA original compiles both."""
+    files = {"CMakeLists.txt": "if(DEMO_BUILD_HIP)\n  add_library(a a.hip.cpp b.hip c.hip)\nendif()\n",
+             "a.cpp": GUARD, "a.hip.cpp": "\n", "b.cu": GUARD, "b.hip": "\n", "c.cu": GUARD, "c.hip": '#include "c.cu"\n'}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"c.cu"}

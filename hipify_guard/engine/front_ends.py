@@ -6,16 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from ..core.findings import Edit, Expectation
 from ..core.languages import CPP, PYTHON
-from ..fix import python_verify, verify
+from ..fix import verify
 from ..fix.comment_removal import same_code
 from ..model.analysis import FileAnalysis
-from ..model.python_analysis import PythonFile
 from ..model.settings import Settings
 
-Analysis = FileAnalysis | PythonFile
+if TYPE_CHECKING:  # (the Python front end is imported by the first Python file of a run)
+    from ..model.python_analysis import PythonFile
+
+Analysis = Union[FileAnalysis, "PythonFile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +39,25 @@ def _cpp_same_code(file: FileAnalysis, new: bytes, edits: Sequence[Edit]) -> boo
     return not inside and same_code(file.data, new)
 
 
+def _python_file(path: str, data: bytes, settings: Settings) -> PythonFile:
+    from ..model.python_analysis import PythonFile
+
+    return PythonFile(path, data, settings)
+
+
+def _python_verify(file: PythonFile, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
+    from ..fix import python_verify
+
+    python_verify.verify(file, new, edits, expectations)
+
+
 def _python_same_code(file: PythonFile, new: bytes, edits: Sequence[Edit]) -> bool:
+    from ..fix import python_verify
+
     return python_verify.same_tree(file.data, new)
 
 
 FRONT_ENDS = {
     CPP: FrontEnd(FileAnalysis, verify.verify, "HG901", _cpp_same_code),
-    PYTHON: FrontEnd(PythonFile, python_verify.verify, "HG904", _python_same_code),
+    PYTHON: FrontEnd(_python_file, _python_verify, "HG904", _python_same_code),
 }

@@ -39,6 +39,7 @@ import sys
 import time
 from dataclasses import fields, is_dataclass, replace
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
@@ -234,6 +235,7 @@ class Cache:
             pass
 
 
+@lru_cache(maxsize=1)
 def tool_key() -> str:
     """The version, the Python version, the status of every file of the installed package, and
     where libclang comes from (HG201/HG202 depend on whether it loads)."""

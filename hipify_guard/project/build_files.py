@@ -27,15 +27,15 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from typing import TYPE_CHECKING
+
 from .build_conditions import CUDA, ROCM
 from .build_facts import BuildFileFacts, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
-from .cmake_reader import read_cmake
-from .kernel_builder_reader import read_kernel_builds
-from .setup_py_reader import read_setup_py
-from .source_layout import layout_facts
-from .source_matching import Matcher
 from .source_paths import is_header
+
+if TYPE_CHECKING:
+    from .source_matching import Matcher
 
 _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bhipify_torch\b|CUDAExtension|"
                           r"find_package\s*\(\s*Torch\b")
@@ -91,7 +91,13 @@ def _status(root: str, path: str) -> tuple[int, int, int] | None:
 
 
 def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
-    """Run the readers over the walk's build files."""
+    """Run the readers over the walk's build files (imported here: a run whose facts are kept needs none)."""
+    from .cmake_reader import read_cmake
+    from .kernel_builder_reader import read_kernel_builds
+    from .setup_py_reader import read_setup_py
+    from .source_layout import layout_facts
+    from .source_matching import Matcher
+
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     results = [read_cmake(root, tree.cmake, tree.headers, texts), read_setup_py(root, tree.setup_py, texts),
                kernel_builds.result]

@@ -13,6 +13,8 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
 - `build-facts-<tool key>`: (project root + digest of its walk) -> what its build files say
   (`build_files.read_build_files`) and the status of every file that was read for it; used only
   while each of those files still has that status.
+- `walks-<tool key>`: folder -> the scans of its walk (`project_walk`), each folder's taken
+  while the folder's status is unchanged.
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
@@ -187,6 +189,20 @@ class Cache:
         self.facts_path = folder / f"build-facts-{tool_key()}"
         self._facts: dict[bytes, bytes] | None = None  # loaded when first asked
         self.new_facts: dict[bytes, bytes] = {}
+        self.walks_path = folder / f"walks-{tool_key()}"
+        self._walks: dict[str, object] | None = None  # loaded when first asked
+        self.new_walks: dict[str, object] = {}
+
+    def project_walk(self, folder: str) -> object | None:
+        """The walk of `folder` kept by an earlier run (`project_walk.Walk.plain()`), or None."""
+        if self._walks is None:
+            self._loaded[self.walks_path] = _identity(self.walks_path)
+            self._walks = read_entries(self.walks_path, self.key)
+        return self._walks.get(folder)
+
+    def keep_project_walk(self, folder: str, plain: object) -> None:
+        """Keep the walk of `folder` for the next run."""
+        self.new_walks[folder] = plain
 
     def build_facts(self, key: bytes):
         """The build-file facts kept under `key` and the status of the files they were read from, or None."""
@@ -225,11 +241,12 @@ class Cache:
                 _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
             for path, loaded, new in ((self.index_path, self.index, self.new_index),
                                       (self.results_path, self.results, self.new_results),
-                                      (self.facts_path, self._facts, self.new_facts)):
+                                      (self.facts_path, self._facts, self.new_facts),
+                                      (self.walks_path, self._walks, self.new_walks)):
                 if new:
                     unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None)
-            if (self.new_results or self.new_facts) and is_ours(self.folder):
+            if (self.new_results or self.new_facts or self.new_walks) and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
@@ -423,10 +440,10 @@ def _prune(folder: Path) -> None:
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
     old = []
-    for prefix in ("results-", "build-facts-"):
+    for prefix in ("results-", "build-facts-", "walks-"):
         builds = sorted((entry for entry in entries if entry[2].startswith(prefix)), reverse=True)
         old += [path for _, path, _ in builds[KEPT_BUILDS:]]
-    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-"))
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-"))
              and when < time.time() - 3600]
     for path in old + stale:
         try:

@@ -29,6 +29,7 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
+from .project_walk import DIR, Scan, walk_of
 
 MAX_HEADERS = 64
 _TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
@@ -110,29 +111,19 @@ def _unique_header(root: str, name: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
-    """The project's headers by file name (one walk per project and run, made when first asked);
-    each path with its links resolved, a folder's once for all of its files."""
+    """The project's headers by file name (from the project's walk, when first asked); each path
+    with its links resolved."""
     found: dict[str, list[str]] = {}
-    pending = [root]
-    while pending:
-        folder = pending.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        real_folder = os.path.realpath(folder)
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in _NOT_WALKED and not entry.name.startswith("."):
-                        pending.append(entry.path)
-                    continue
-                link = entry.is_symlink()
-            except OSError:
-                continue
-            if entry.name.endswith(_HEADER_SUFFIXES):
-                path = os.path.realpath(entry.path) if link else os.path.join(real_folder, entry.name)
-                found.setdefault(entry.name, []).append(path)
+    real_root = os.path.realpath(root)
+
+    def enter(folder: str, name: str, scan: Scan) -> bool:
+        return name not in _NOT_WALKED and not name.startswith(".")
+
+    for folder, scan in walk_of(root).folders(enter):
+        real_folder = os.path.join(real_root, folder) if folder else real_root
+        for name, kind in zip(scan.names, scan.kinds):
+            if kind != DIR and name.endswith(_HEADER_SUFFIXES):
+                found.setdefault(name, []).append(scan.links.get(name) or os.path.join(real_folder, name))
     return {name: tuple(sorted(paths)) for name, paths in found.items()}
 
 

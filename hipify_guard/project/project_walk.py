@@ -1,0 +1,256 @@
+"""One walk of a folder's tree, shared by discovery, the build-file reader and the header index,
+and remembered between runs.
+
+`walk_of(folder)` scans each folder below `folder` once per run: its entries in name order with
+their kinds (where a symbolic link leads), which of them the `.gitignore` files ignore (those of
+the enclosing git work tree from its root down, nested ones and `.git/info/exclude`, as
+`gitignore.GitIgnore` reads them) and its status (inode, mtime, ctime). It enters every folder
+that one of its readers enters: discovery's (not ignored, not a tool folder such as `.git`) and
+the header index's (neither hidden nor `build`, `third_party`, ...; ignored or not). Symbolic
+links to folders are not followed.
+
+A `WalkMemo` (the results cache) keeps the scans. The next run takes a folder's scan when the
+folder's status is unchanged (adding, removing or renaming an entry changes the folder's mtime:
+what git's untracked cache relies on) and scans only the folders that changed. When an ignore
+file changed, appeared or disappeared, every folder is scanned again. A walk in which something
+was modified less than `RACY_SECONDS` before it was scanned is not kept: a change within the file
+system's timestamp granularity could leave a status as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from .gitignore import GitIgnore
+from .paths import work_tree_root
+
+DIR, FILE, LINK, OTHER = 0, 1, 2, 3  # a folder; a regular file; a link to a regular file; anything else
+RACY_SECONDS = 2
+TOOL_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})  # no reader enters these
+HEADER_SKIPPED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})  # the header index's
+Status = tuple[int, int, int]  # (inode, mtime_ns, ctime_ns); (0, 0, 0): absent
+_ABSENT: Status = (0, 0, 0)
+
+
+class WalkMemo(Protocol):
+    """Where walks are kept between runs (`cache.Cache`)."""
+
+    def project_walk(self, folder: str) -> object | None: ...
+
+    def keep_project_walk(self, folder: str, plain: object) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """One folder's entries, in name order."""
+
+    status: Status
+    names: tuple[str, ...]
+    kinds: bytes  # DIR, FILE, LINK or OTHER per name
+    links: dict[str, str]  # each symbolic link's name -> the real path it resolves to
+    discovered: bool  # whether discovery walks the folder (then `ignored` holds)
+    ignored: frozenset[str]  # the names the ignore files ignore here
+    error: str = ""  # why the folder could not be read ("": it could)
+
+
+Enter = Callable[[str, str, Scan], bool]  # (folder, subfolder's name, folder's scan) -> walk it?
+
+
+class Walk:
+    """The scans of the folders entered below `root` (by root-relative, `/`-separated path; "" for the root)."""
+
+    def __init__(self, root: str, scans: dict[str, Scan], ignore_files: tuple[tuple[str, Status], ...]) -> None:
+        self.root = root
+        self.scans = scans
+        self.ignore_files = ignore_files  # every ignore file read or looked for, with its status then
+
+    def folders(self, enter: Enter) -> Iterator[tuple[str, Scan]]:
+        """(folder, scan) from the root down, depth first, each folder's subfolders in name order
+        after it; a subfolder is entered when `enter` says so (and the walk entered it)."""
+        pending = [""]
+        while pending:
+            folder = pending.pop()
+            scan = self.scans.get(folder)
+            if scan is None:
+                continue
+            yield folder, scan
+            prefix = folder + "/" if folder else ""
+            names, kinds = scan.names, scan.kinds
+            pending.extend(prefix + names[k] for k in range(len(names) - 1, -1, -1)
+                           if kinds[k] == DIR and enter(folder, names[k], scan))
+
+    def plain(self) -> tuple:
+        """The walk as plain values (what a memo keeps; `from_plain` makes it again)."""
+        scans = {folder: (s.status, s.names, s.kinds, s.links, s.discovered, s.ignored, s.error)
+                 for folder, s in self.scans.items()}
+        return (self.root, scans, self.ignore_files)
+
+    @classmethod
+    def from_plain(cls, plain: object) -> Walk | None:
+        """The walk of `plain()`'s values; None for anything else."""
+        try:
+            root, scans, ignore_files = plain  # type: ignore[misc]
+            return cls(root, {folder: Scan(*values) for folder, values in scans.items()}, tuple(ignore_files))
+        except (TypeError, ValueError):
+            return None
+
+
+_memo: WalkMemo | None = None
+
+
+def remember_in(memo: WalkMemo | None) -> None:
+    """Keep walks in `memo` from now on (None: walk afresh in each run)."""
+    global _memo
+    _memo = memo
+    walk_of.cache_clear()
+
+
+@lru_cache(maxsize=16)
+def walk_of(folder: str) -> Walk:
+    """The walk of `folder` (absolute and normalised): once per run, from the memo where it holds."""
+    kept = Walk.from_plain(_memo.project_walk(folder)) if _memo is not None else None
+    walker = _Walker(folder, kept if kept is not None and kept.root == folder else None)
+    walk = walker.run()
+    if _memo is not None and walker.changed and walker.settled:
+        _memo.keep_project_walk(folder, walk.plain())
+    return walk
+
+
+def status_of(path: str) -> Status:
+    """(inode, mtime_ns, ctime_ns) of `path`; `(0, 0, 0)` when it does not exist."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return _ABSENT
+    return status.st_ino, status.st_mtime_ns, status.st_ctime_ns
+
+
+class _Restart(Exception):
+    """An ignore file appeared or disappeared: the kept scans' ignore decisions may be wrong."""
+
+
+class _Walker:
+    """Scans the folders whose kept scan no longer holds (all of them without a kept walk)."""
+
+    def __init__(self, root: str, kept: Walk | None) -> None:
+        self.root = root
+        self.racy = time.time_ns() - RACY_SECONDS * 10**9
+        self.kept = kept.scans if kept is not None and all(
+            status_of(path) == status for path, status in kept.ignore_files) else {}
+        self.ignore_files = dict(kept.ignore_files) if self.kept else {}
+        self.changed = not self.kept
+        self.settled = True  # nothing was modified too recently to be trusted next time
+        self._rules: dict[str, GitIgnore] = {}  # folder -> its rules after its own .gitignore (made when needed)
+        self.scans: dict[str, Scan] = {}
+
+    def run(self) -> Walk:
+        try:
+            self._walk()
+        except _Restart:
+            self.kept, self.ignore_files, self.scans, self._rules = {}, {}, {}, {}
+            self._walk()
+        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())))
+
+    def _walk(self) -> None:
+        pending: list[tuple[str, bool]] = [("", True)]
+        while pending:
+            folder, discovered = pending.pop()
+            scan = self.kept.get(folder)
+            if scan is None or scan.discovered != discovered or status_of(self._absolute(folder)) != scan.status:
+                scan = self._scan(folder, discovered, scan)
+            self.scans[folder] = scan
+            prefix = folder + "/" if folder else ""
+            names, kinds = scan.names, scan.kinds
+            for k in range(len(names) - 1, -1, -1):
+                name = names[k]
+                if kinds[k] != DIR or name in TOOL_FOLDERS:
+                    continue
+                found = discovered and name not in scan.ignored
+                if found or not (name.startswith(".") or name in HEADER_SKIPPED):
+                    pending.append((prefix + name, found))
+
+    def _absolute(self, folder: str) -> str:
+        return os.path.join(self.root, folder) if folder else self.root
+
+    def _scan(self, folder: str, discovered: bool, before: Scan | None) -> Scan:
+        """A fresh scan of `folder` (its ignore decisions when discovery walks it)."""
+        self.changed = True
+        absolute = self._absolute(folder)
+        status = status_of(absolute)  # (taken first: a change during the scan shows next time)
+        if status[1] > self.racy:
+            self.settled = False
+        try:
+            entries = sorted(os.scandir(absolute), key=_name)
+        except OSError as error:
+            return Scan(status, (), b"", {}, discovered, frozenset(), str(error.strerror or error))
+        names = tuple(entry.name for entry in entries)
+        kinds = bytes(map(_kind, entries))
+        links = {entry.name: os.path.realpath(entry.path) for entry in entries if _is_link(entry)}
+        if before is not None and (".gitignore" in names) != (".gitignore" in before.names):
+            raise _Restart
+        ignored: frozenset[str] = frozenset()
+        if discovered:
+            test = self._rules_of(folder, ".gitignore" in names).matcher()
+            if test is not None:
+                ignored = frozenset(name for name, kind in zip(names, kinds) if test(name, kind == DIR))
+        return Scan(status, names, kinds, links, discovered, ignored)
+
+    def _rules_of(self, folder: str, has_own: bool) -> GitIgnore:
+        """The ignore rules of `folder`'s entries (its own `.gitignore` included when `has_own`)."""
+        if folder in self._rules:
+            return self._rules[folder]
+        if folder == "":
+            rules = GitIgnore.above(self.root)
+            self._note_above()
+        else:
+            parent, _, name = folder.rpartition("/")
+            rules = self._rules_of(parent, ".gitignore" in self.scans[parent].names).below(name)
+        if has_own:
+            own = os.path.join(self._absolute(folder), ".gitignore")
+            self._note(own)
+            rules = rules.entering(own)
+        self._rules[folder] = rules
+        return rules
+
+    def _note_above(self) -> None:
+        """Note the ignore files that apply from above the root (and where one could appear)."""
+        top = work_tree_root(self.root) or self.root
+        self._note(os.path.join(top, ".git", "info", "exclude"))
+        folder = top
+        for name in Path(self.root).relative_to(top).parts:
+            self._note(os.path.join(folder, ".gitignore"))
+            folder = os.path.join(folder, name)
+
+    def _note(self, path: str) -> None:
+        status = status_of(path)
+        if status[1] > self.racy:
+            self.settled = False
+        self.ignore_files[path] = status
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _kind(entry: os.DirEntry[str]) -> int:
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return DIR
+        if entry.is_file():
+            return LINK if entry.is_symlink() else FILE
+    except OSError:  # a symbolic link loop
+        pass
+    return OTHER
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False

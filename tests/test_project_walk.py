@@ -1,0 +1,118 @@
+"""The remembered walk: a warm run scans only the folders that changed, and finds what a fresh walk finds."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from hipify_guard.project import project_walk
+from hipify_guard.project.discovery import discover
+from hipify_guard.project.project_walk import Walk, remember_in, walk_of
+
+GUARD = b"#if CUDA_VERSION < 11000\nx\n#endif\n"
+
+
+class DictMemo:
+    """A WalkMemo in memory (the results cache keeps the same plain values in a file)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, object] = {}
+
+    def project_walk(self, folder: str) -> object | None:
+        return self.kept.get(folder)
+
+    def keep_project_walk(self, folder: str, plain: object) -> None:
+        self.kept[folder] = plain
+
+
+def settle(root: Path) -> None:
+    """Date every folder and file of the tree 10 s back: older than the racy window."""
+    past = time.time() - 10
+    for folder, names, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(folder, name), (past, past))
+        os.utime(folder, (past, past))
+
+
+def tree(root: Path) -> Path:
+    for name in ("src/a.cu", "src/deep/b.cuh", "skipped/c.cu", "docs/d.h", ".hidden/e.cu"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(GUARD)
+    (root / ".git").mkdir()
+    (root / ".gitignore").write_text("skipped/\n")
+    settle(root)
+    return root
+
+
+@pytest.fixture
+def memo():
+    kept = DictMemo()
+    remember_in(kept)
+    yield kept
+    remember_in(None)
+
+
+def found(root: Path) -> list[str]:
+    walk_of.cache_clear()  # (a new run)
+    return [os.path.relpath(path, root) for _, path in discover([str(root)])]
+
+
+def test_a_kept_walk_is_revalidated_by_folder_status_alone(tmp_path: Path, memo: DictMemo, monkeypatch) -> None:
+    root = tree(tmp_path / "p")
+    first = found(root)
+    assert first == [".hidden/e.cu", "docs/d.h", "src/a.cu", "src/deep/b.cuh"]
+    assert str(root) in memo.kept
+    scanned: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(project_walk.os, "scandir", lambda path: scanned.append(path) or real_scandir(path))
+    assert found(root) == first and scanned == []  # nothing changed: a stat per folder, no scan
+    (root / "src" / "deep" / "new.cu").write_bytes(GUARD)
+    assert found(root) == [*first, "src/deep/new.cu"]
+    assert scanned == [str(root / "src" / "deep")]  # only the folder that changed
+
+
+def test_a_changed_ignore_file_scans_everything_again(tmp_path: Path, memo: DictMemo) -> None:
+    root = tree(tmp_path / "p")
+    found(root)
+    (root / ".gitignore").write_text("skipped/\ndocs/\n")
+    assert found(root) == [".hidden/e.cu", "src/a.cu", "src/deep/b.cuh"]
+    (root / "src" / ".gitignore").write_text("deep/\n")  # a new ignore file in a kept folder
+    assert found(root) == [".hidden/e.cu", "src/a.cu"]
+
+
+def test_a_walk_with_recent_changes_is_not_kept(tmp_path: Path, memo: DictMemo) -> None:
+    root = tree(tmp_path / "p")
+    (root / "src" / "fresh.cu").write_bytes(GUARD)  # modified just now: its folder's status may repeat
+    found(root)
+    assert memo.kept == {}
+
+
+def test_a_damaged_memo_entry_is_walked_afresh(tmp_path: Path, memo: DictMemo) -> None:
+    root = tree(tmp_path / "p")
+    memo.kept[str(root)] = ("not", "a walk")
+    assert found(root) == [".hidden/e.cu", "docs/d.h", "src/a.cu", "src/deep/b.cuh"]
+    assert Walk.from_plain(memo.kept[str(root)]) is not None
+
+
+def test_warm_runs_see_added_removed_and_ignored_files(tmp_path: Path) -> None:
+    """Through the command line and its cache: each run reports what a run without the cache reports."""
+    root = tree(tmp_path / "p")
+    env = {"HIPIFY_GUARD_CACHE_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+
+    def both() -> tuple[str, str]:
+        cached = run_cli("check", "--exit-zero", "--output-format", "concise", ".", cwd=root, env=env)
+        fresh = run_cli("check", "--exit-zero", "--no-cache", "--output-format", "concise", ".", cwd=root, env=env)
+        return cached.stdout, fresh.stdout
+
+    cached, fresh = both()
+    assert cached == fresh and "src/a.cu" in cached
+    assert (tmp_path / "cache").is_dir() and any(path.name.startswith("walks-") for path in (tmp_path / "cache").iterdir())
+    (root / "docs" / "more.cuh").write_bytes(GUARD)
+    (root / "src" / "a.cu").unlink()
+    (root / ".gitignore").write_text("skipped/\n.hidden/\n")
+    cached, fresh = both()
+    assert cached == fresh and "docs/more.cuh" in cached and "src/a.cu" not in cached and ".hidden" not in cached

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,47 @@ def test_warm_runs_see_added_removed_and_ignored_files(tmp_path: Path) -> None:
     (root / ".gitignore").write_text("skipped/\n.hidden/\n")
     cached, fresh = both()
     assert cached == fresh and "docs/more.cuh" in cached and "src/a.cu" not in cached and ".hidden" not in cached
+
+
+def header_project(tmp_path: Path, header: str) -> tuple[Path, Callable[..., list[str]]]:
+    """A project whose `src/ops/hmax.cu` compares with CUDART_HMAX, defined by `#include "common.cuh"`
+    as the file `header`; and what its checks report, once the paths given are dated back (as
+    everything is at first). Each time the cached run must report what an uncached one does."""
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "ops").mkdir(parents=True)
+    (root / "lib").mkdir()
+    (root / "src" / "ops" / "hmax.cu").write_text('#include "common.cuh"\n#if CUDART_VERSION >= CUDART_HMAX\n#endif\n')
+    (root / header).parent.mkdir(parents=True, exist_ok=True)
+    (root / header).write_text("#pragma once\n#define CUDART_HMAX 11070\n")
+    settle(root)
+    env = {"HIPIFY_GUARD_CACHE_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+
+    def codes(*changed: Path) -> list[str]:
+        for path in changed:  # (only these: dating a folder back changes its ctime, and so its status)
+            os.utime(path, (time.time() - 10, time.time() - 10))
+        run_cli("check", "--exit-zero", ".", cwd=root, env=env)  # (keeps what it found)
+        cached = run_cli("check", "--exit-zero", "--output-format", "json", ".", cwd=root, env=env)
+        fresh = run_cli("check", "--exit-zero", "--no-cache", "--output-format", "json", ".", cwd=root, env=env)
+        assert cached.json() == fresh.json()
+        assert any(path.name.startswith("header-facts-") for path in (tmp_path / "cache").iterdir())
+        return [item["code"] for item in fresh.json()]
+
+    return root, codes
+
+
+def test_kept_header_facts_follow_an_edited_header_and_one_found_first(tmp_path: Path) -> None:
+    root, codes = header_project(tmp_path, "include/common.cuh")  # (found in the project's include/)
+    assert codes() == ["HG101"]  # a version test: false on ROCm
+    (root / "include" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX HMAX_OF_THE_BUILD\n")
+    assert codes(root / "include" / "common.cuh") == []  # no threshold: nothing to judge
+    (root / "src" / "ops" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX 11070\n")  # beside the file
+    assert codes(root / "src" / "ops" / "common.cuh", root / "src" / "ops") == ["HG101"]
+
+
+def test_kept_header_facts_follow_the_header_index(tmp_path: Path) -> None:
+    root, codes = header_project(tmp_path, "src/common.cuh")  # (found as the one header of that name)
+    assert codes() == ["HG101"]
+    (root / "lib" / "other").mkdir()
+    (root / "lib" / "other" / "common.cuh").write_text("#pragma once\n")  # two of that name: neither is taken
+    assert codes(root / "lib" / "other" / "common.cuh", root / "lib" / "other", root / "lib") == []

@@ -15,6 +15,8 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
   while each of those files still has that status.
 - `walks-<tool key>`: folder -> the scans of its walk (`project_walk`), each folder's taken
   while the folder's status is unchanged.
+- `header-facts-<tool key>`: (file, names, settings) -> what the project headers it includes say
+  of those names, with the status of every file and folder they were found from (`header_memo`).
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
@@ -189,20 +191,24 @@ class Cache:
         self.facts_path = folder / f"build-facts-{tool_key()}"
         self._facts: dict[bytes, bytes] | None = None  # loaded when first asked
         self.new_facts: dict[bytes, bytes] = {}
-        self.walks_path = folder / f"walks-{tool_key()}"
-        self._walks: dict[str, object] | None = None  # loaded when first asked
-        self.new_walks: dict[str, object] = {}
+        self.walks = _Kept(folder / f"walks-{tool_key()}", key, self._loaded)
+        self.headers = _Kept(folder / f"header-facts-{tool_key()}", key, self._loaded)
 
     def project_walk(self, folder: str) -> object | None:
         """The walk of `folder` kept by an earlier run (`project_walk.Walk.plain()`), or None."""
-        if self._walks is None:
-            self._loaded[self.walks_path] = _identity(self.walks_path)
-            self._walks = read_entries(self.walks_path, self.key)
-        return self._walks.get(folder)
+        return self.walks.get(folder)
 
     def keep_project_walk(self, folder: str, plain: object) -> None:
         """Keep the walk of `folder` for the next run."""
-        self.new_walks[folder] = plain
+        self.walks.new[folder] = plain
+
+    def header_facts(self, key: bytes) -> object | None:
+        """The included-header facts kept under `key` (`header_memo`), or None."""
+        return self.headers.get(key)
+
+    def keep_header_facts(self, key: bytes, plain: object) -> None:
+        """Keep included-header facts for the next run."""
+        self.headers.new[key] = plain
 
     def build_facts(self, key: bytes):
         """The build-file facts kept under `key` and the status of the files they were read from, or None."""
@@ -242,14 +248,32 @@ class Cache:
             for path, loaded, new in ((self.index_path, self.index, self.new_index),
                                       (self.results_path, self.results, self.new_results),
                                       (self.facts_path, self._facts, self.new_facts),
-                                      (self.walks_path, self._walks, self.new_walks)):
+                                      (self.walks.path, self.walks.entries, self.walks.new),
+                                      (self.headers.path, self.headers.entries, self.headers.new)):
                 if new:
                     unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None)
-            if (self.new_results or self.new_facts or self.new_walks) and is_ours(self.folder):
+            if (self.new_results or self.new_facts or self.walks.new or self.headers.new) and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
+
+
+class _Kept:
+    """The entries of one cache file of plain values, loaded when first asked, and this run's new ones."""
+
+    def __init__(self, path: Path, key: bytes | None, loaded: dict[Path, tuple[int, int, int] | None]) -> None:
+        self.path = path
+        self.key = key
+        self.loaded = loaded  # the cache's identities of the files it loaded (see `Cache.save`)
+        self.entries: dict | None = None
+        self.new: dict = {}
+
+    def get(self, key: object) -> object | None:
+        if self.entries is None:
+            self.loaded[self.path] = _identity(self.path)
+            self.entries = read_entries(self.path, self.key)
+        return self.entries.get(key)
 
 
 @lru_cache(maxsize=1)
@@ -440,10 +464,10 @@ def _prune(folder: Path) -> None:
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
     old = []
-    for prefix in ("results-", "build-facts-", "walks-"):
+    for prefix in ("results-", "build-facts-", "walks-", "header-facts-"):
         builds = sorted((entry for entry in entries if entry[2].startswith(prefix)), reverse=True)
         old += [path for _, path, _ in builds[KEPT_BUILDS:]]
-    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-"))
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-", ".header-facts-"))
              and when < time.time() - 3600]
     for path in old + stale:
         try:

@@ -29,7 +29,8 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
-from .project_walk import DIR, Scan, walk_of
+from .header_memo import Included, Reads, facts_key, keep_facts, kept_facts
+from .project_walk import DIR, Scan, run_memo, walk_of
 
 MAX_HEADERS = 64
 _TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
@@ -50,20 +51,40 @@ class HeaderFacts:
 
 
 def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
-    """What the project headers `path` includes (transitively) say of `names`."""
-    wanted = set(names)
+    """What the project headers `path` includes (transitively) say of `names` (from the run's
+    memo while every file and folder they were found from is unchanged: `header_memo`)."""
+    wanted = frozenset(names)
+    start = os.path.realpath(path)
+    memo = run_memo()
+    key = facts_key(start, wanted, root, settings) if memo is not None else None
+    if key is not None:
+        kept = kept_facts(memo, key, root)
+        if kept is not None:
+            return HeaderFacts(*kept)
+    facts, reads = _included_facts(start, wanted, root, settings)
+    if key is not None:
+        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only), reads, root)
+    return facts
+
+
+def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Settings) -> tuple[HeaderFacts, Reads]:
+    """The facts, and what they were found from."""
     values: dict[str, int] = {}
     defined: set[str] = set()
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
-    queue = [os.path.realpath(path)]
+    reads = Reads({start})
+    queue = [start]
     while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined:
         current = queue.pop(0)
-        for header in _includes(current, root):
+        included = _includes(current, root)
+        reads.add(included)
+        for header in included.headers:
             if header in seen:
                 continue
             seen.add(header)
+            reads.files.add(header)
             queue.append(header)
             for name, value in _thresholds(header).items():
                 if name in wanted:
@@ -74,30 +95,42 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
                 defined |= for_rocm
                 elsewhere |= off_rocm
                 rocm_side |= _rocm_switches(header, settings, for_rocm)
-    return HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side))
+    facts = HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side))
+    return facts, reads
 
 
 @lru_cache(maxsize=4096)
-def _includes(path: str, root: str) -> tuple[str, ...]:
-    """The project headers a file's `#include "..."` lines name, as real paths under `root`."""
+def _includes(path: str, root: str) -> Included:
+    """The project headers a file's `#include "..."` lines name, as real paths under `root`, and
+    where they were looked for."""
     try:
         data = read_file(path)[0]
     except OSError:
-        return ()
+        return Included((), frozenset(), False)
     angled = (os.path.join(root, "include"), root)
     quoted = (os.path.dirname(path), *angled)
     headers = []
+    folders = set()
+    indexed = False
     for name, system in _INCLUDE.findall(data):
         text = (name or system).decode("utf-8", "surrogateescape")
-        folders = quoted if name else angled
-        found = next((candidate for folder in folders for template in _TEMPLATES
-                      if os.path.isfile(joined := os.path.join(folder, text + template))
-                      and ((candidate := os.path.realpath(joined)) + os.sep).startswith(os.path.join(root, ""))), None)
+        found = None
+        for folder in quoted if name else angled:
+            for template in _TEMPLATES:
+                joined = os.path.join(folder, text + template)
+                folders.add(os.path.dirname(joined))
+                if os.path.isfile(joined) and ((candidate := os.path.realpath(joined)) + os.sep).startswith(
+                        os.path.join(root, "")):
+                    found = candidate
+                    break
+            if found is not None:
+                break
         if found is None:  # an include folder of the build's (`-Icore/src`): the one project file of that name
             found = _unique_header(root, text)
+            indexed = True
         if found is not None:
             headers.append(found)
-    return tuple(headers)
+    return Included(tuple(headers), frozenset(folders), indexed)
 
 
 def _unique_header(root: str, name: str) -> str | None:

@@ -65,10 +65,12 @@ Enter = Callable[[str, str, Scan], bool]  # (folder, subfolder's name, folder's 
 class Walk:
     """The scans of the folders entered below `root` (by root-relative, `/`-separated path; "" for the root)."""
 
-    def __init__(self, root: str, scans: dict[str, Scan], ignore_files: tuple[tuple[str, Status], ...]) -> None:
+    def __init__(self, root: str, scans: dict[str, Scan], ignore_files: tuple[tuple[str, Status], ...],
+                 token: bytes) -> None:
         self.root = root
         self.scans = scans
         self.ignore_files = ignore_files  # every ignore file read or looked for, with its status then
+        self.token = token  # the same for every run that finds the folders as they were
 
     def folders(self, enter: Enter) -> Iterator[tuple[str, Scan]]:
         """(folder, scan) from the root down, depth first, each folder's subfolders in name order
@@ -89,14 +91,14 @@ class Walk:
         """The walk as plain values (what a memo keeps; `from_plain` makes it again)."""
         scans = {folder: (s.status, s.names, s.kinds, s.links, s.discovered, s.ignored, s.error)
                  for folder, s in self.scans.items()}
-        return (self.root, scans, self.ignore_files)
+        return (self.root, scans, self.ignore_files, self.token)
 
     @classmethod
     def from_plain(cls, plain: object) -> Walk | None:
         """The walk of `plain()`'s values; None for anything else."""
         try:
-            root, scans, ignore_files = plain  # type: ignore[misc]
-            return cls(root, {folder: Scan(*values) for folder, values in scans.items()}, tuple(ignore_files))
+            root, scans, ignore_files, token = plain  # type: ignore[misc]
+            return cls(root, {folder: Scan(*values) for folder, values in scans.items()}, tuple(ignore_files), token)
         except (TypeError, ValueError):
             return None
 
@@ -105,10 +107,16 @@ _memo: WalkMemo | None = None
 
 
 def remember_in(memo: WalkMemo | None) -> None:
-    """Keep walks in `memo` from now on (None: walk afresh in each run)."""
+    """Keep walks (and what is found from them: `header_memo`) in `memo` from now on (None: walk
+    afresh in each run)."""
     global _memo
     _memo = memo
     walk_of.cache_clear()
+
+
+def run_memo() -> WalkMemo | None:
+    """Where this run keeps what it finds for the next one (None: nowhere)."""
+    return _memo
 
 
 @lru_cache(maxsize=16)
@@ -140,6 +148,7 @@ class _Walker:
 
     def __init__(self, root: str, kept: Walk | None) -> None:
         self.root = root
+        self.token = kept.token if kept is not None else b""
         self.racy = time.time_ns() - RACY_SECONDS * 10**9
         self.kept = kept.scans if kept is not None and all(
             status_of(path) == status for path, status in kept.ignore_files) else {}
@@ -155,7 +164,8 @@ class _Walker:
         except _Restart:
             self.kept, self.ignore_files, self.scans, self._rules = {}, {}, {}, {}
             self._walk()
-        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())))
+        token = os.urandom(8) if self.changed else self.token
+        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), token)
 
     def _walk(self) -> None:
         pending: list[tuple[str, bool]] = [("", True)]

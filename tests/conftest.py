@@ -205,3 +205,15 @@ def _states_in_group(group: int) -> list[str]:
             if int(fields[2]) == group:
                 states.append(fields[0])
     return states
+
+
+@pytest.fixture(scope="session")
+def fixed_examples(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Every example fixed with every variant by the real console script (`test_oracle_gcc.fix_examples`),
+    once per session (per worker with xdist): the gcc, nvcc and hipcc tests all judge these fixes."""
+    from test_oracle_gcc import fix_examples
+
+    cases = fix_examples(tmp_path_factory)
+    for variant, fixed in cases.items():
+        assert any(case.before != case.after for case in fixed), f"--fix [{variant}] changed nothing"
+    return cases

@@ -3,8 +3,9 @@
 One file per tool build, `api-tables-<tool key>` beside the user's key (`cache.key_file`): the
 tables are the tool's own data, so every project shares it, and `--no-cache` (which concerns a
 project's results) still reads it. The file carries the HMAC of its name and content under the
-user's key, so a file someone else wrote is never loaded; other builds' files are deleted when
-a new one is written. Where no key can be read or made, the tables are made from the TSVs.
+user's key, so a file someone else wrote is never loaded; the files of the `KEPT_BUILDS` most
+recent builds are kept (a pre-commit hook's installation and a development one take turns).
+Where no key can be read or made, the tables are made from the TSVs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import api_tables
-from .cache import key_file, read_entries, tool_key, user_key, write_entries
+from .cache import KEPT_BUILDS, key_file, read_entries, tool_key, user_key, write_entries
 
 _PREFIX = "api-tables-"
 
@@ -38,9 +39,9 @@ class UserTables:
         path = self.path
         try:
             write_entries(path, {"tables": plain}, key)
-            for old in self.folder.glob(f"{_PREFIX}*"):
-                if old.name != path.name and not old.name.startswith("."):
-                    old.unlink(missing_ok=True)
+            kept = sorted(self.folder.glob(f"{_PREFIX}*"), key=lambda old: old.stat().st_mtime, reverse=True)
+            for old in kept[KEPT_BUILDS:]:
+                old.unlink(missing_ok=True)
         except OSError:
             pass
 

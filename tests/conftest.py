@@ -27,6 +27,13 @@ settings.load_profile("shared-machine")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy tests (marked `slow`) first, in collection order: with `-n`, every worker starts
+    on one while the others take the many short tests, instead of one long test trailing alone at
+    the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def console_script() -> list[str]:
     """The installed `hipify-guard` entry point (next to this Python), else `python -m`."""
     script = Path(sys.executable).with_name("hipify-guard")

@@ -159,6 +159,7 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
     the file (`cuda-only-files`, or the build files; a compilation database or `rocm-files` keeps
     precedence)."""
     shared: dict[tuple[int, str], Settings] = {}
+    places: dict[str, tuple[str, str]] = {}
     result = []
     for job, job_options in zip(jobs, options):
         path = job.filename if job.path == "-" else job.path
@@ -167,16 +168,30 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
         if job_options.infer_platforms:
             from .platform_profile import infer, merged  # (reads the build files once per project and run)
 
-            inference = infer(project_root_of(path), memo)
+            root, absolute = _place(path, places)
+            inference = infer(root, memo)
             key = (id(settings), inference.root)
             if key not in shared:
                 shared[key] = replace(settings, profile=merged(settings.profile, inference.profile))
             settings = shared[key]
-            cuda_only = cuda_only or inference.is_cuda_only(os.path.abspath(path))
+            cuda_only = cuda_only or inference.is_cuda_only(absolute)
         if cuda_only and not BuildSources.of(job_options):
             job = replace(job, codes=cuda_only_codes(job.codes))
         result.append(job if settings is job.settings else replace(job, settings=settings))
     return result
+
+
+def _place(path: str, places: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """(the root of the project the file `path` belongs to, its absolute path), what depends on
+    its folder found once per folder as written (`places`)."""
+    head, slash, name = path.rpartition(os.sep)
+    if name in ("", os.curdir, os.pardir):
+        return project_root_of(path), os.path.abspath(path)
+    folder = places.get(head + slash)
+    if folder is None:
+        absolute = os.path.abspath(head or slash or os.curdir)
+        folder = places[head + slash] = (project_root_of(os.path.join(absolute, name)), absolute)
+    return folder[0], os.path.join(folder[1], name)
 
 
 def to_settings(options: Options) -> Settings:

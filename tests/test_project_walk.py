@@ -153,6 +153,9 @@ def test_kept_header_facts_follow_an_edited_header_and_one_found_first(tmp_path:
     assert codes(root / "include" / "common.cuh") == []  # no threshold: nothing to judge
     (root / "src" / "ops" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX 11070\n")  # beside the file
     assert codes(root / "src" / "ops" / "common.cuh", root / "src" / "ops") == ["HG101"]
+    hmax = root / "src" / "ops" / "hmax.cu"
+    hmax.write_text(hmax.read_text().replace("common.cuh", "limits.cuh"))  # includes another header now
+    assert codes(hmax) == []
 
 
 def test_kept_header_facts_follow_the_header_index(tmp_path: Path) -> None:

@@ -57,13 +57,14 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     start = os.path.realpath(path)
     memo = run_memo()
     key = facts_key(start, wanted, root, settings) if memo is not None else None
+    first = _includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
-        kept = kept_facts(memo, key, root)
+        kept = kept_facts(memo, key, root, first)
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)
     if key is not None:
-        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only), reads, root)
+        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only), reads, root, first)
     return facts
 
 
@@ -74,7 +75,7 @@ def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Set
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
-    reads = Reads({start})
+    reads = Reads(set())
     queue = [start]
     while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined:
         current = queue.pop(0)

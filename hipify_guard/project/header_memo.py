@@ -3,9 +3,11 @@
 `header_facts.included_facts` reads the file, the project headers it includes, and looks for
 each include in a few folders (and in the project's header index, its walk). A run's memo (the
 results cache) keeps the facts under the file, the names asked about and the settings, with the
-status of every file read and every folder looked in, and whether the header index was asked
-(then the walk it came from). A later run takes them while all of those are as they were; facts
-found from something modified less than `RACY_SECONDS` before are not kept.
+headers the file includes, the status of every header read and every folder looked in, and
+whether the header index was asked (then the walk it came from). A later run takes them while
+the file includes the same headers and all of those are as they were (a file just edited, as
+in a pre-commit run, costs a look at its `#include` lines); facts found from something modified
+less than `RACY_SECONDS` before are not kept.
 """
 
 from __future__ import annotations
@@ -69,14 +71,15 @@ def facts_key(start: str, names: frozenset[str], root: str, settings: Settings) 
     return hashlib.sha256(known[1] + text).digest()[:16]
 
 
-def kept_facts(memo: HeaderMemo, key: bytes, root: str) -> object | None:
-    """The facts kept under `key`, when every file and folder they came from is unchanged."""
+def kept_facts(memo: HeaderMemo, key: bytes, root: str, first: tuple[str, ...]) -> object | None:
+    """The facts kept under `key`, when the file still includes the headers `first` and every
+    file and folder they came from is unchanged."""
     kept = memo.header_facts(key)
     try:
-        plain, files, folders, token = kept  # type: ignore[misc]
+        plain, included, files, folders, token = kept  # type: ignore[misc]
     except (TypeError, ValueError):
         return None
-    if token is not None and walk_of(root).token != token:
+    if included != first or token is not None and walk_of(root).token != token:
         return None
     if any(_file_status(path) != status for path, status in files):
         return None
@@ -85,14 +88,14 @@ def kept_facts(memo: HeaderMemo, key: bytes, root: str) -> object | None:
     return plain
 
 
-def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, root: str) -> None:
+def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, root: str, first: tuple[str, ...]) -> None:
     """Keep the facts for the next run, unless something they came from changed just now."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
     files = _statuses(reads.files, _file_status)
     folders = _statuses(reads.folders, status_of)
     if any(status[1] > racy for _, status in (*files, *folders)):
         return
-    memo.keep_header_facts(key, (plain, files, folders, walk_of(root).token if reads.indexed else None))
+    memo.keep_header_facts(key, (plain, first, files, folders, walk_of(root).token if reads.indexed else None))
 
 
 def _statuses(paths: Iterable[str], status: callable) -> tuple[tuple[str, Status], ...]:

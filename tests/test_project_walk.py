@@ -76,6 +76,22 @@ def test_a_kept_walk_is_revalidated_by_folder_status_alone(tmp_path: Path, memo:
     assert scanned == [str(root / "src" / "deep")]  # only the folder that changed
 
 
+def test_a_rescanned_folder_keeps_its_entries_decisions_and_decides_new_ones(tmp_path: Path, memo: DictMemo) -> None:
+    root = tree(tmp_path / "p")
+    (root / ".gitignore").write_text("skipped/\ngen_*.cu\n")
+    (root / "src" / "gen_old.cu").write_bytes(GUARD)
+    settle(root)
+    found(root)
+    (root / "src" / "a.cu.new").write_bytes(GUARD)
+    os.replace(root / "src" / "a.cu.new", root / "src" / "a.cu")  # saved by renaming: the folder changed
+    (root / "src" / "gen_new.cu").write_bytes(GUARD)
+    (root / "src" / "b.cu").write_bytes(GUARD)
+    expected = [".hidden/e.cu", "docs/d.h", "src/a.cu", "src/b.cu", "src/deep/b.cuh"]
+    assert found(root) == expected
+    remember_in(None)
+    assert found(root) == expected  # (a fresh walk)
+
+
 def test_a_changed_ignore_file_scans_everything_again(tmp_path: Path, memo: DictMemo) -> None:
     root = tree(tmp_path / "p")
     found(root)

@@ -206,10 +206,22 @@ class _Walker:
             raise _Restart
         ignored: frozenset[str] = frozenset()
         if discovered:
+            ignored = self._ignored(folder, names, kinds, before)
+        return Scan(status, names, kinds, links, discovered, ignored)
+
+    def _ignored(self, folder: str, names: tuple[str, ...], kinds: bytes, before: Scan | None) -> frozenset[str]:
+        """The names the ignore files ignore among a folder's entries. The rules are those of
+        `before` (a changed ignore file rescans everything): an entry of the same name and kind
+        keeps its decision, and the rules are read only for a new one (an editor that saves by
+        renaming changes the folder's status, not its entries)."""
+        kept = dict(zip(before.names, before.kinds)) if before is not None and before.discovered else {}
+        new = [(name, kind) for name, kind in zip(names, kinds) if kept.get(name) != kind]
+        ignored = {name for name, kind in zip(names, kinds) if kept.get(name) == kind and name in before.ignored}
+        if new:
             test = self._rules_of(folder, ".gitignore" in names).matcher()
             if test is not None:
-                ignored = frozenset(name for name, kind in zip(names, kinds) if test(name, kind == DIR))
-        return Scan(status, names, kinds, links, discovered, ignored)
+                ignored.update(name for name, kind in new if test(name, kind == DIR))
+        return frozenset(ignored)
 
     def _rules_of(self, folder: str, has_own: bool) -> GitIgnore:
         """The ignore rules of `folder`'s entries (its own `.gitignore` included when `has_own`)."""

@@ -18,8 +18,6 @@ from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, apply_edit
 from ..core.languages import ANY, CPP, language_of
 from ..core.package_data import rule_codes
 from ..core.prefilter import RuleFilter
-from ..cpp import conditional_lines
-from ..fix.verify import VerificationError
 from ..model.settings import Settings
 from . import suppression_filter
 from .front_ends import FRONT_ENDS, Analysis
@@ -81,6 +79,8 @@ def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
     if codes and not any(triggers.values()):
         triggers = {code: _language_triggers(settings, rules[code].language) for code in codes}
     screens = {code: rules[code].screen(settings) for code in codes if rules[code].screen is not None}
+    from ..cpp import conditional_lines  # (the C/C++ front end's: imported by the first filter)
+
     return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
 
 
@@ -181,6 +181,8 @@ def _proven(file: Analysis, chosen: list[Finding], result: FixResult) -> list[Fi
 def _verifies(file: Analysis, findings: list[Finding]) -> str | None:
     """None when the fixes of `findings` together are proven, else why not."""
     edits = [edit for finding in findings for edit in finding.fix.edits]
+    from ..fix.verify import VerificationError  # (fix runs only)
+
     try:
         verify(file, apply_edits(file.data, edits), edits, [f.fix.expectation for f in findings if f.fix.expectation])
     except VerificationError as error:

@@ -26,7 +26,6 @@ from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
-from .header_facts import included_facts
 from .job import CHECK, Job
 from .paths import project_root_of
 
@@ -275,6 +274,8 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
     """`settings` knowing what the project headers `path` includes define of `names`."""
+    from .header_facts import included_facts  # (the C/C++ front end: a run over Python files needs none)
+
     facts = included_facts(path, names, project_root_of(path), settings)
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings

@@ -66,11 +66,13 @@ class Walk:
     """The scans of the folders entered below `root` (by root-relative, `/`-separated path; "" for the root)."""
 
     def __init__(self, root: str, scans: dict[str, Scan], ignore_files: tuple[tuple[str, Status], ...],
-                 token: bytes) -> None:
+                 token: bytes, derived: dict[str, object] | None = None) -> None:
         self.root = root
         self.scans = scans
         self.ignore_files = ignore_files  # every ignore file read or looked for, with its status then
         self.token = token  # the same for every run that finds the folders as they were
+        self.derived = derived or {}  # what readers found from these scans (`remember`): kept with them
+        self.kept = False  # whether the memo keeps the walk (then `remember` keeps what is derived too)
 
     def folders(self, enter: Enter) -> Iterator[tuple[str, Scan]]:
         """(folder, scan) from the root down, depth first, each folder's subfolders in name order
@@ -91,14 +93,15 @@ class Walk:
         """The walk as plain values (what a memo keeps; `from_plain` makes it again)."""
         scans = {folder: (s.status, s.names, s.kinds, s.links, s.discovered, s.ignored, s.error)
                  for folder, s in self.scans.items()}
-        return (self.root, scans, self.ignore_files, self.token)
+        return (self.root, scans, self.ignore_files, self.token, self.derived)
 
     @classmethod
     def from_plain(cls, plain: object) -> Walk | None:
         """The walk of `plain()`'s values; None for anything else."""
         try:
-            root, scans, ignore_files, token = plain  # type: ignore[misc]
-            return cls(root, {folder: Scan(*values) for folder, values in scans.items()}, tuple(ignore_files), token)
+            root, scans, ignore_files, token, derived = plain  # type: ignore[misc]
+            return cls(root, {folder: Scan(*values) for folder, values in scans.items()}, tuple(ignore_files), token,
+                       dict(derived))
         except (TypeError, ValueError):
             return None
 
@@ -125,9 +128,19 @@ def walk_of(folder: str) -> Walk:
     kept = Walk.from_plain(_memo.project_walk(folder)) if _memo is not None else None
     walker = _Walker(folder, kept if kept is not None and kept.root == folder else None)
     walk = walker.run()
-    if _memo is not None and walker.changed and walker.settled:
+    walk.kept = _memo is not None and (not walker.changed or walker.settled)
+    if walk.kept and walker.changed:
         _memo.keep_project_walk(folder, walk.plain())
     return walk
+
+
+def remember(walk: Walk, name: str, value: object) -> None:
+    """Keep `value`, found from the walk's scans alone, with the walk: a later run whose walk is
+    unchanged finds it in `walk.derived[name]`."""
+    if walk.derived.get(name) != value:
+        walk.derived[name] = value
+        if walk.kept:
+            _memo.keep_project_walk(walk.root, walk.plain())
 
 
 def status_of(path: str) -> Status:
@@ -149,6 +162,7 @@ class _Walker:
     def __init__(self, root: str, kept: Walk | None) -> None:
         self.root = root
         self.token = kept.token if kept is not None else b""
+        self.derived = kept.derived if kept is not None else {}
         self.racy = time.time_ns() - RACY_SECONDS * 10**9
         self.kept = kept.scans if kept is not None and all(
             status_of(path) == status for path, status in kept.ignore_files) else {}
@@ -164,8 +178,9 @@ class _Walker:
         except _Restart:
             self.kept, self.ignore_files, self.scans, self._rules = {}, {}, {}, {}
             self._walk()
-        token = os.urandom(8) if self.changed else self.token
-        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), token)
+        if self.changed:
+            return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), os.urandom(8))
+        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), self.token, self.derived)
 
     def _walk(self) -> None:
         pending: list[tuple[str, bool]] = [("", True)]

@@ -15,15 +15,16 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
-from .project_walk import RACY_SECONDS, Status, status_of, walk_of
+from .project_walk import RACY_SECONDS, status_of, walk_of
 
 FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
+Stat = tuple[int, ...]  # a file's or a folder's status (`_file_status`, `status_of`)
 
 
 class HeaderMemo(Protocol):
@@ -98,7 +99,7 @@ def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, root: 
     memo.keep_header_facts(key, (plain, first, files, folders, walk_of(root).token if reads.indexed else None))
 
 
-def _statuses(paths: Iterable[str], status: callable) -> tuple[tuple[str, Status], ...]:
+def _statuses(paths: Iterable[str], status: Callable[[str], Stat]) -> tuple[tuple[str, Stat], ...]:
     return tuple((path, status(path)) for path in sorted(paths))
 
 

@@ -122,7 +122,7 @@ def run_memo() -> WalkMemo | None:
     return _memo
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=256)  # (a run over many projects: one walk per project root, and the folders named)
 def walk_of(folder: str) -> Walk:
     """The walk of `folder` (absolute and normalised): once per run, from the memo where it holds."""
     kept = Walk.from_plain(_memo.project_walk(folder)) if _memo is not None else None

@@ -92,6 +92,19 @@ def test_a_rescanned_folder_keeps_its_entries_decisions_and_decides_new_ones(tmp
     assert found(root) == expected  # (a fresh walk)
 
 
+def test_an_ignored_folder_is_scanned_only_for_the_header_index(tmp_path: Path, memo: DictMemo, monkeypatch) -> None:
+    root = tree(tmp_path / "p")
+    scanned: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(project_walk.os, "scandir", lambda path: scanned.append(path) or real_scandir(path))
+    found(root)
+    assert str(root / "skipped") not in scanned  # (ignored: discovery and the build files never look)
+    from hipify_guard.project.header_facts import _headers_named
+
+    assert _headers_named(str(root))["b.cuh"] == (str((root / "src/deep/b.cuh").resolve()),)
+    assert str(root / "skipped") in scanned
+
+
 def test_a_changed_ignore_file_scans_everything_again(tmp_path: Path, memo: DictMemo) -> None:
     root = tree(tmp_path / "p")
     found(root)
@@ -136,14 +149,15 @@ def test_warm_runs_see_added_removed_and_ignored_files(tmp_path: Path) -> None:
 
 
 def header_project(tmp_path: Path, header: str) -> tuple[Path, Callable[..., list[str]]]:
-    """A project whose `src/ops/hmax.cu` compares with CUDART_HMAX, defined by `#include "common.cuh"`
-    as the file `header`; and what its checks report, once the paths given are dated back (as
+    """A project whose `src/ops/hmax.cu` compares with CUDART_HMAX, defined in the file `header` that
+    its `mid.cuh` includes as "common.cuh"; and what its checks report, once the paths given are dated back (as
     everything is at first). Each time the cached run must report what an uncached one does."""
     root = tmp_path / "p"
     (root / ".git").mkdir(parents=True)
     (root / "src" / "ops").mkdir(parents=True)
     (root / "lib").mkdir()
-    (root / "src" / "ops" / "hmax.cu").write_text('#include "common.cuh"\n#if CUDART_VERSION >= CUDART_HMAX\n#endif\n')
+    (root / "src" / "ops" / "hmax.cu").write_text('#include "mid.cuh"\n#if CUDART_VERSION >= CUDART_HMAX\n#endif\n')
+    (root / "src" / "ops" / "mid.cuh").write_text('#pragma once\n#include "common.cuh"\n')
     (root / header).parent.mkdir(parents=True, exist_ok=True)
     (root / header).write_text("#pragma once\n#define CUDART_HMAX 11070\n")
     settle(root)
@@ -167,11 +181,21 @@ def test_kept_header_facts_follow_an_edited_header_and_one_found_first(tmp_path:
     assert codes() == ["HG101"]  # a version test: false on ROCm
     (root / "include" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX HMAX_OF_THE_BUILD\n")
     assert codes(root / "include" / "common.cuh") == []  # no threshold: nothing to judge
-    (root / "src" / "ops" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX 11070\n")  # beside the file
+    (root / "src" / "ops" / "common.cuh").write_text("#pragma once\n#define CUDART_HMAX 11070\n")  # beside mid.cuh
     assert codes(root / "src" / "ops" / "common.cuh", root / "src" / "ops") == ["HG101"]
     hmax = root / "src" / "ops" / "hmax.cu"
-    hmax.write_text(hmax.read_text().replace("common.cuh", "limits.cuh"))  # includes another header now
+    hmax.write_text(hmax.read_text().replace("mid.cuh", "limits.cuh"))  # includes another header now
     assert codes(hmax) == []
+
+
+def test_kept_header_facts_follow_the_header_index_into_ignored_folders(tmp_path: Path) -> None:
+    root, codes = header_project(tmp_path, "gen/common.cuh")  # (generated, ignored: found by the index)
+    (root / ".gitignore").write_text("gen/\n")
+    settle(root)
+    assert codes() == ["HG101"]
+    (root / "gen" / "old").mkdir()
+    (root / "gen" / "old" / "common.cuh").write_text("#pragma once\n")  # two of that name: neither is taken
+    assert codes(root / "gen" / "old" / "common.cuh", root / "gen" / "old", root / "gen") == []
 
 
 def test_kept_header_facts_follow_the_header_index(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ compiles (`model.definitions`) are its shims.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import re
@@ -59,12 +60,13 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     key = facts_key(start, wanted, root, settings) if memo is not None else None
     first = _includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
-        kept = kept_facts(memo, key, root, first)
+        kept = kept_facts(memo, key, first, lambda: _index_digest(root))
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)
     if key is not None:
-        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only), reads, root, first)
+        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only), reads, first,
+                   lambda: _index_digest(root))
     return facts
 
 
@@ -159,6 +161,13 @@ def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
             if kind != DIR and name.endswith(_HEADER_SUFFIXES):
                 found.setdefault(name, []).append(scan.links.get(name) or os.path.join(real_folder, name))
     return {name: tuple(sorted(paths)) for name, paths in found.items()}
+
+
+@lru_cache(maxsize=16)
+def _index_digest(root: str) -> bytes:
+    """A digest of the project's header index: kept facts that asked it hold while it is the same."""
+    text = "\n".join(f"{name}\0{chr(0).join(paths)}" for name, paths in sorted(_headers_named(root).items()))
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
 
 
 def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:

@@ -4,7 +4,7 @@
 each include in a few folders (and in the project's header index, its walk). A run's memo (the
 results cache) keeps the facts under the file, the names asked about and the settings, with the
 headers the file includes, the status of every header read and every folder looked in, and
-whether the header index was asked (then the walk it came from). A later run takes them while
+whether the header index was asked (then a digest of the index). A later run takes them while
 the file includes the same headers and all of those are as they were (a file just edited, as
 in a pre-commit run, costs a look at its `#include` lines); facts found from something modified
 less than `RACY_SECONDS` before are not kept.
@@ -21,7 +21,7 @@ from typing import Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
-from .project_walk import RACY_SECONDS, status_of, walk_of
+from .project_walk import RACY_SECONDS, status_of
 
 FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
 Stat = tuple[int, ...]  # a file's or a folder's status (`_file_status`, `status_of`)
@@ -72,7 +72,7 @@ def facts_key(start: str, names: frozenset[str], root: str, settings: Settings) 
     return hashlib.sha256(known[1] + text).digest()[:16]
 
 
-def kept_facts(memo: HeaderMemo, key: bytes, root: str, first: tuple[str, ...]) -> object | None:
+def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Callable[[], bytes]) -> object | None:
     """The facts kept under `key`, when the file still includes the headers `first` and every
     file and folder they came from is unchanged."""
     kept = memo.header_facts(key)
@@ -80,7 +80,7 @@ def kept_facts(memo: HeaderMemo, key: bytes, root: str, first: tuple[str, ...]) 
         plain, included, files, folders, token = kept  # type: ignore[misc]
     except (TypeError, ValueError):
         return None
-    if included != first or token is not None and walk_of(root).token != token:
+    if included != first or token is not None and index() != token:
         return None
     if any(_file_status(path) != status for path, status in files):
         return None
@@ -89,14 +89,15 @@ def kept_facts(memo: HeaderMemo, key: bytes, root: str, first: tuple[str, ...]) 
     return plain
 
 
-def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, root: str, first: tuple[str, ...]) -> None:
+def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, first: tuple[str, ...],
+               index: Callable[[], bytes]) -> None:
     """Keep the facts for the next run, unless something they came from changed just now."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
     files = _statuses(reads.files, _file_status)
     folders = _statuses(reads.folders, status_of)
     if any(status[1] > racy for _, status in (*files, *folders)):
         return
-    memo.keep_header_facts(key, (plain, first, files, folders, walk_of(root).token if reads.indexed else None))
+    memo.keep_header_facts(key, (plain, first, files, folders, index() if reads.indexed else None))
 
 
 def _statuses(paths: Iterable[str], status: Callable[[str], Stat]) -> tuple[tuple[str, Stat], ...]:

@@ -4,10 +4,11 @@ and remembered between runs.
 `walk_of(folder)` scans each folder below `folder` once per run: its entries in name order with
 their kinds (where a symbolic link leads), which of them the `.gitignore` files ignore (those of
 the enclosing git work tree from its root down, nested ones and `.git/info/exclude`, as
-`gitignore.GitIgnore` reads them) and its status (inode, mtime, ctime). It enters every folder
-that one of its readers enters: discovery's (not ignored, not a tool folder such as `.git`) and
-the header index's (neither hidden nor `build`, `third_party`, ...; ignored or not). Symbolic
-links to folders are not followed.
+`gitignore.GitIgnore` reads them) and its status (inode, mtime, ctime). It enters the folders
+discovery enters (not ignored, not a tool folder such as `.git`); the header index, which also
+looks into ignored folders (neither hidden nor `build`, `third_party`, ...), has those scanned when
+it first asks (`Walk.folders`), and they are kept with the walk. Symbolic links to folders are
+not followed.
 
 A `WalkMemo` (the results cache) keeps the scans. The next run takes a folder's scan when the
 folder's status is unchanged (adding, removing or renaming an entry changes the folder's mtime:
@@ -22,7 +23,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -33,7 +34,6 @@ from .paths import work_tree_root
 DIR, FILE, LINK, OTHER = 0, 1, 2, 3  # a folder; a regular file; a link to a regular file; anything else
 RACY_SECONDS = 2
 TOOL_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})  # no reader enters these
-HEADER_SKIPPED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})  # the header index's
 Status = tuple[int, int, int]  # (inode, mtime_ns, ctime_ns); (0, 0, 0): absent
 _ABSENT: Status = (0, 0, 0)
 
@@ -73,26 +73,43 @@ class Walk:
         self.token = token  # the same for every run that finds the folders as they were
         self.derived = derived or {}  # what readers found from these scans (`remember`): kept with them
         self.kept = False  # whether the memo keeps the walk (then `remember` keeps what is derived too)
+        self.others: dict[str, Scan] = {}  # kept scans of folders discovery does not walk, checked when asked
+        self._grown = False  # scans of such folders were made in this run (to keep)
+        self._racy = time.time_ns() - RACY_SECONDS * 10**9
 
     def folders(self, enter: Enter) -> Iterator[tuple[str, Scan]]:
         """(folder, scan) from the root down, depth first, each folder's subfolders in name order
-        after it; a subfolder is entered when `enter` says so (and the walk entered it)."""
+        after it; a subfolder is entered when `enter` says so (one discovery does not walk, an
+        ignored one, is scanned now, or taken from the kept walk while its status is unchanged)."""
         pending = [""]
         while pending:
             folder = pending.pop()
-            scan = self.scans.get(folder)
-            if scan is None:
-                continue
+            scan = self.scans.get(folder) or self._other(folder)
             yield folder, scan
             prefix = folder + "/" if folder else ""
             names, kinds = scan.names, scan.kinds
             pending.extend(prefix + names[k] for k in range(len(names) - 1, -1, -1)
-                           if kinds[k] == DIR and enter(folder, names[k], scan))
+                           if kinds[k] == DIR and names[k] not in TOOL_FOLDERS and enter(folder, names[k], scan))
+        if self._grown and self.kept:
+            self._grown = False
+            _memo.keep_project_walk(self.root, self.plain())
+
+    def _other(self, folder: str) -> Scan:
+        """The scan of a folder discovery does not walk: kept while its status holds, else made now."""
+        absolute = os.path.join(self.root, folder)
+        scan = self.others.pop(folder, None)
+        if scan is None or status_of(absolute) != scan.status:
+            scan = _scanned(absolute, False)
+            if scan.status[1] > self._racy:
+                self.kept = False  # (not kept: its status could repeat after a change)
+            self._grown = True
+        self.scans[folder] = scan
+        return scan
 
     def plain(self) -> tuple:
         """The walk as plain values (what a memo keeps; `from_plain` makes it again)."""
         scans = {folder: (s.status, s.names, s.kinds, s.links, s.discovered, s.ignored, s.error)
-                 for folder, s in self.scans.items()}
+                 for folder, s in (*self.others.items(), *self.scans.items())}
         return (self.root, scans, self.ignore_files, self.token, self.derived)
 
     @classmethod
@@ -178,51 +195,38 @@ class _Walker:
         except _Restart:
             self.kept, self.ignore_files, self.scans, self._rules = {}, {}, {}, {}
             self._walk()
-        if self.changed:
-            return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), os.urandom(8))
-        return Walk(self.root, self.scans, tuple(sorted(self.ignore_files.items())), self.token, self.derived)
+        ignore_files = tuple(sorted(self.ignore_files.items()))
+        walk = Walk(self.root, self.scans, ignore_files, *((os.urandom(8),) if self.changed else (self.token, self.derived)))
+        walk.others = {folder: scan for folder, scan in self.kept.items() if not scan.discovered}
+        return walk
 
     def _walk(self) -> None:
-        pending: list[tuple[str, bool]] = [("", True)]
+        pending = [""]
         while pending:
-            folder, discovered = pending.pop()
+            folder = pending.pop()
             scan = self.kept.get(folder)
-            if scan is None or scan.discovered != discovered or status_of(self._absolute(folder)) != scan.status:
-                scan = self._scan(folder, discovered, scan)
+            if scan is None or not scan.discovered or status_of(self._absolute(folder)) != scan.status:
+                scan = self._scan(folder, scan)
             self.scans[folder] = scan
             prefix = folder + "/" if folder else ""
             names, kinds = scan.names, scan.kinds
-            for k in range(len(names) - 1, -1, -1):
-                name = names[k]
-                if kinds[k] != DIR or name in TOOL_FOLDERS:
-                    continue
-                found = discovered and name not in scan.ignored
-                if found or not (name.startswith(".") or name in HEADER_SKIPPED):
-                    pending.append((prefix + name, found))
+            pending.extend(prefix + names[k] for k in range(len(names) - 1, -1, -1)
+                           if kinds[k] == DIR and names[k] not in TOOL_FOLDERS and names[k] not in scan.ignored)
 
     def _absolute(self, folder: str) -> str:
         return os.path.join(self.root, folder) if folder else self.root
 
-    def _scan(self, folder: str, discovered: bool, before: Scan | None) -> Scan:
-        """A fresh scan of `folder` (its ignore decisions when discovery walks it)."""
+    def _scan(self, folder: str, before: Scan | None) -> Scan:
+        """A fresh scan of `folder`, with its ignore decisions."""
         self.changed = True
-        absolute = self._absolute(folder)
-        status = status_of(absolute)  # (taken first: a change during the scan shows next time)
-        if status[1] > self.racy:
+        scan = _scanned(self._absolute(folder), True)
+        if scan.status[1] > self.racy:
             self.settled = False
-        try:
-            entries = sorted(os.scandir(absolute), key=_name)
-        except OSError as error:
-            return Scan(status, (), b"", {}, discovered, frozenset(), str(error.strerror or error))
-        names = tuple(entry.name for entry in entries)
-        kinds = bytes(map(_kind, entries))
-        links = {entry.name: os.path.realpath(entry.path) for entry in entries if _is_link(entry)}
-        if before is not None and (".gitignore" in names) != (".gitignore" in before.names):
+        if before is not None and (".gitignore" in scan.names) != (".gitignore" in before.names):
             raise _Restart
-        ignored: frozenset[str] = frozenset()
-        if discovered:
-            ignored = self._ignored(folder, names, kinds, before)
-        return Scan(status, names, kinds, links, discovered, ignored)
+        if scan.error:
+            return scan
+        return replace(scan, ignored=self._ignored(folder, scan.names, scan.kinds, before))
 
     def _ignored(self, folder: str, names: tuple[str, ...], kinds: bytes, before: Scan | None) -> frozenset[str]:
         """The names the ignore files ignore among a folder's entries. The rules are those of
@@ -269,6 +273,18 @@ class _Walker:
         if status[1] > self.racy:
             self.settled = False
         self.ignore_files[path] = status
+
+
+def _scanned(absolute: str, discovered: bool) -> Scan:
+    """A folder's entries and status (taken first: a change during the scan shows next time)."""
+    status = status_of(absolute)
+    try:
+        entries = sorted(os.scandir(absolute), key=_name)
+    except OSError as error:
+        return Scan(status, (), b"", {}, discovered, frozenset(), str(error.strerror or error))
+    links = {entry.name: os.path.realpath(entry.path) for entry in entries if _is_link(entry)}
+    return Scan(status, tuple(entry.name for entry in entries), bytes(map(_kind, entries)), links, discovered,
+                frozenset())
 
 
 def _name(entry: os.DirEntry[str]) -> str:

@@ -6,9 +6,10 @@ their kinds (where a symbolic link leads), which of them the `.gitignore` files 
 the enclosing git work tree from its root down, nested ones and `.git/info/exclude`, as
 `gitignore.GitIgnore` reads them) and its status (inode, mtime, ctime). It enters the folders
 discovery enters (not ignored, not a tool folder such as `.git`); the header index, which also
-looks into ignored folders (neither hidden nor `build`, `third_party`, ...), has those scanned when
-it first asks (`Walk.folders`), and they are kept with the walk. Symbolic links to folders are
-not followed.
+looks into ignored folders (neither hidden nor `build`, `third_party`, ...), has those listed when
+it asks (`Walk.folders`), each time: an ignored folder may hold a build's or a data set's hundred
+thousand files, which neither the run's memory nor the kept walk should carry. Symbolic links to
+folders are not followed.
 
 A `WalkMemo` (the results cache) keeps the scans. The next run takes a folder's scan when the
 folder's status is unchanged (adding, removing or renaming an entry changes the folder's mtime:
@@ -73,43 +74,25 @@ class Walk:
         self.token = token  # the same for every run that finds the folders as they were
         self.derived = derived or {}  # what readers found from these scans (`remember`): kept with them
         self.kept = False  # whether the memo keeps the walk (then `remember` keeps what is derived too)
-        self.others: dict[str, Scan] = {}  # kept scans of folders discovery does not walk, checked when asked
-        self._grown = False  # scans of such folders were made in this run (to keep)
-        self._racy = time.time_ns() - RACY_SECONDS * 10**9
 
     def folders(self, enter: Enter) -> Iterator[tuple[str, Scan]]:
         """(folder, scan) from the root down, depth first, each folder's subfolders in name order
         after it; a subfolder is entered when `enter` says so (one discovery does not walk, an
-        ignored one, is scanned now, or taken from the kept walk while its status is unchanged)."""
+        ignored one, is listed now and not kept)."""
         pending = [""]
         while pending:
             folder = pending.pop()
-            scan = self.scans.get(folder) or self._other(folder)
+            scan = self.scans.get(folder) or _scanned(os.path.join(self.root, folder), False)
             yield folder, scan
             prefix = folder + "/" if folder else ""
             names, kinds = scan.names, scan.kinds
             pending.extend(prefix + names[k] for k in range(len(names) - 1, -1, -1)
                            if kinds[k] == DIR and names[k] not in TOOL_FOLDERS and enter(folder, names[k], scan))
-        if self._grown and self.kept:
-            self._grown = False
-            _memo.keep_project_walk(self.root, self.plain())
-
-    def _other(self, folder: str) -> Scan:
-        """The scan of a folder discovery does not walk: kept while its status holds, else made now."""
-        absolute = os.path.join(self.root, folder)
-        scan = self.others.pop(folder, None)
-        if scan is None or status_of(absolute) != scan.status:
-            scan = _scanned(absolute, False)
-            if scan.status[1] > self._racy:
-                self.kept = False  # (not kept: its status could repeat after a change)
-            self._grown = True
-        self.scans[folder] = scan
-        return scan
 
     def plain(self) -> tuple:
         """The walk as plain values (what a memo keeps; `from_plain` makes it again)."""
         scans = {folder: (s.status, s.names, s.kinds, s.links, s.discovered, s.ignored, s.error)
-                 for folder, s in (*self.others.items(), *self.scans.items())}
+                 for folder, s in self.scans.items()}
         return (self.root, scans, self.ignore_files, self.token, self.derived)
 
     @classmethod
@@ -196,9 +179,7 @@ class _Walker:
             self.kept, self.ignore_files, self.scans, self._rules = {}, {}, {}, {}
             self._walk()
         ignore_files = tuple(sorted(self.ignore_files.items()))
-        walk = Walk(self.root, self.scans, ignore_files, *((os.urandom(8),) if self.changed else (self.token, self.derived)))
-        walk.others = {folder: scan for folder, scan in self.kept.items() if not scan.discovered}
-        return walk
+        return Walk(self.root, self.scans, ignore_files, *((os.urandom(8),) if self.changed else (self.token, self.derived)))
 
     def _walk(self) -> None:
         pending = [""]

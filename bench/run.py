@@ -2,7 +2,7 @@
 """Benchmark hipify-guard against `rg -l` on real header and source trees (not a timed test).
 
 Usage: python bench/run.py [--runs 5] [--scaled-runs 3] [--scales 1,4,16]
-                           [--corpora cuda,torch,both,real,scaled] [--tool PATH] [--jobs N]
+                           [--corpora cuda,torch,both,real,scaled] [--tool PATH]... [--jobs N]
                            [--out bench/results] [--scaled-into DIR] [--compare OLD.json]
 
 Corpora: `cuda` = /usr/local/cuda/include (CUDA 13 headers), `torch` = the torch wheel's
@@ -20,8 +20,10 @@ floor (bench/walk_floor.py: `os.walk`, one read and `in` per file, one process);
 (`--no-cache`) and warm (a primed cache) with one job and with the default (all cores). The run
 that primes the cache reports JSON: its findings per rule and a digest of them all (fixes
 included) go into the results, and `--compare OLD.json` prints what changed per corpus and rule
-(exit status 1 when something did). It prints a table of medians and ratios to rg and writes
-the same as JSON to bench/results/.
+(exit status 1 when something did). With several `--tool`s (a build before a change and one
+after it), each corpus is measured for each in turn, in the same run, against the same rg and
+floor, and their findings are compared with the first tool's. It prints a table of medians and
+ratios to rg and writes the same as JSON to bench/results/.
 """
 
 from __future__ import annotations
@@ -145,14 +147,41 @@ def corpus_facts(paths: list[str]) -> dict[str, int]:
     return {"files": len(files), "bytes": sum(os.path.getsize(path) for path in files)}
 
 
-def bench_corpus(name: str, paths: list[str], tool: str, runs: int, jobs: int, serial: bool) -> dict[str, object]:
-    """All measurements of one corpus."""
+def bench_corpus(name: str, paths: list[str], tools: list[str], runs: int, jobs: int,
+                 serial: bool) -> list[dict[str, object]]:
+    """All measurements of one corpus: one entry per tool (`name [label]` when there are several)."""
     print(f"== {name}: {' '.join(paths)}", file=sys.stderr, flush=True)
-    entry: dict[str, object] = {"name": name, "paths": paths, **corpus_facts(paths)}
-    entry["rg"] = repeat(rg_command(paths), runs)
-    entry["py_floor"] = repeat(floor_command(paths), runs)
-    entry.update(tool_runs(tool, paths, runs, jobs, serial))
-    return entry
+    shared: dict[str, object] = {"paths": paths, **corpus_facts(paths)}
+    shared["rg"] = repeat(rg_command(paths), runs)
+    shared["py_floor"] = repeat(floor_command(paths), runs)
+    entries = []
+    for tool in tools:
+        label = f"{name} [{tool_label(tool)}]" if len(tools) > 1 else name
+        entries.append({"name": label, "corpus": name, "tool": tool, **shared,
+                        **tool_runs(tool, paths, runs, jobs, serial)})
+    return entries
+
+
+def tool_label(tool: str) -> str:
+    """A short name for a tool: its virtual environment's folder (`/tmp/after/bin/hipify-guard`: after)."""
+    return Path(tool).parent.parent.name or tool
+
+
+def across_tools(entries: list[dict[str, object]]) -> tuple[str, bool]:
+    """Whether every tool found the same on each corpus as the first tool: (report, anything differed)."""
+    lines, changed = [], False
+    first: dict[str, dict[str, object]] = {}
+    for entry in entries:
+        corpus = entry["corpus"]
+        if corpus not in first:
+            first[corpus] = entry
+            continue
+        same = entry["findings"]["digest"] == first[corpus]["findings"]["digest"]
+        changed = changed or not same
+        lines.append(f"{entry['name']}: findings {'identical to' if same else 'DIFFERENT from'} "
+                     f"{first[corpus]['name']} ({entry['findings']['total']}: "
+                     + ", ".join(f"{code} {count}" for code, count in entry["findings"]["per_rule"].items()) + ")")
+    return "\n".join(lines), changed
 
 
 def generate_scaled(sources: list[str], copies: int, into: Path) -> list[str]:
@@ -216,16 +245,15 @@ def compare(entries: list[dict[str, object]], previous: dict[str, object]) -> tu
 
 
 def growth(entries: list[dict[str, object]]) -> str:
-    """How the scaled trees' cold runs grow with their size, relative to the 1x tree."""
-    scaled = [entry for entry in entries if str(entry["name"]).startswith("scaled")]
-    if len(scaled) < 2:
-        return ""
-    base = scaled[0]
+    """How the scaled trees' cold runs grow with their size, relative to the 1x tree (per tool)."""
     lines = []
-    for entry in scaled[1:]:
-        ratios = ", ".join(f"{c} {entry[c]['median_s'] / base[c]['median_s']:.2f}x"
-                           for c in ("cold_jN", "warm_jN"))
-        lines.append(f"{entry['name']} / {base['name']}: bytes {entry['bytes'] / base['bytes']:.2f}x, time {ratios}")
+    for tool in dict.fromkeys(entry["tool"] for entry in entries):
+        scaled = [entry for entry in entries if entry["corpus"].startswith("scaled") and entry["tool"] == tool]
+        for entry in scaled[1:]:
+            base = scaled[0]
+            ratios = ", ".join(f"{c} {entry[c]['median_s'] / base[c]['median_s']:.2f}x"
+                               for c in ("cold_jN", "warm_jN"))
+            lines.append(f"{entry['name']} / {base['name']}: bytes {entry['bytes'] / base['bytes']:.2f}x, time {ratios}")
     return "\n".join(lines)
 
 
@@ -235,13 +263,14 @@ def main() -> None:
     parser.add_argument("--scaled-runs", type=int, default=3, help="runs per command on the scaled trees (-jN only)")
     parser.add_argument("--scales", default="1,4,16")
     parser.add_argument("--corpora", default="cuda,torch,both,real,scaled")
-    parser.add_argument("--tool", default=str(Path(sys.executable).with_name("hipify-guard")))
+    parser.add_argument("--tool", action="append", help="a hipify-guard executable (repeat to compare builds)")
     parser.add_argument("--jobs", type=int, default=0, help="the -j of the parallel runs (0: the default)")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     parser.add_argument("--scaled-into", type=Path, default=HERE / "corpora" / "scaled",
                         help="where the scaled copies are made (once) and reused")
     parser.add_argument("--compare", type=Path, help="a previous results JSON: print what changed in the findings")
     options = parser.parse_args()
+    tools = options.tool or [str(Path(sys.executable).with_name("hipify-guard"))]
     previous = json.loads(options.compare.read_text()) if options.compare else None
     wanted = options.corpora.split(",")
     torch = torch_include()
@@ -256,10 +285,11 @@ def main() -> None:
         copies = generate_scaled(trees["both"], max(scales), options.scaled_into)
         plan += [(f"scaled {s}x", copies[:s]) for s in scales]
     load_before = os.getloadavg()
-    entries = [bench_corpus(name, paths, options.tool, options.scaled_runs if name.startswith("scaled") else options.runs,
-                            options.jobs, serial=not name.startswith("scaled")) for name, paths in plan]
+    entries = [entry for name, paths in plan
+               for entry in bench_corpus(name, paths, tools, options.scaled_runs if name.startswith("scaled") else options.runs,
+                                         options.jobs, serial=not name.startswith("scaled"))]
     report = {"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "load_before": load_before,
-              "load_after": os.getloadavg(), "cpus": os.cpu_count(), "tool": options.tool,
+              "load_after": os.getloadavg(), "cpus": os.cpu_count(), "tools": tools,
               "rg_version": subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.split("\n")[0],
               "corpora": entries}
     options.out.mkdir(parents=True, exist_ok=True)
@@ -270,6 +300,11 @@ def main() -> None:
     print(growth(entries))
     print(f"\nload average before {load_before[0]:.2f}, after {report['load_after'][0]:.2f}; "
           f"JSON: {options.out / 'latest.json'}")
+    between, differed = across_tools(entries)
+    if between:
+        print(f"\nfindings between the tools:\n{between}")
+    if differed:
+        sys.exit(1)
     if previous is not None:
         differences, changed = compare(entries, previous)
         print(f"\nfindings against {options.compare}:\n{differences}")

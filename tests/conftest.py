@@ -27,6 +27,13 @@ settings.load_profile("shared-machine")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy tests (marked `slow`) first, in collection order: with `-n`, every worker starts
+    on one while the others take the many short tests, instead of one long test trailing alone at
+    the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def console_script() -> list[str]:
     """The installed `hipify-guard` entry point (next to this Python), else `python -m`."""
     script = Path(sys.executable).with_name("hipify-guard")
@@ -216,3 +223,15 @@ def _states_in_group(group: int) -> list[str]:
             if int(fields[2]) == group:
                 states.append(fields[0])
     return states
+
+
+@pytest.fixture(scope="session")
+def fixed_examples(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Every example fixed with every variant by the real console script (`test_oracle_gcc.fix_examples`),
+    once per session (per worker with xdist): the gcc, nvcc and hipcc tests all judge these fixes."""
+    from test_oracle_gcc import fix_examples
+
+    cases = fix_examples(tmp_path_factory)
+    for variant, fixed in cases.items():
+        assert any(case.before != case.after for case in fixed), f"--fix [{variant}] changed nothing"
+    return cases

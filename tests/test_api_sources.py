@@ -5,6 +5,7 @@ time, and what `hipify-guard map` shows of them."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,16 @@ from hipify_guard.model.torch_mapping import TorchTable, load_torch_table
 SCRIPTS = ROOT / "scripts"
 TORCH_SOURCE = ROOT / "third_party" / "torch-hipify"
 HEADER_SOURCE = ROOT / "third_party" / "hip-headers"
-MIRRORS = Path("/work/.mirror")
+# The git clones the HIP-history generator reads, from HIPIFY_GUARD_HIP_MIRRORS: `HIP=DIR,hipamd=DIR,clr=DIR`.
+HISTORY_SOURCES = ("HIP", "hipamd", "clr")
+
+
+def history_mirrors() -> dict[str, str]:
+    """The clones named in HIPIFY_GUARD_HIP_MIRRORS, when every one of them is a folder ({} otherwise)."""
+    named = dict(item.partition("=")[::2] for item in os.environ.get("HIPIFY_GUARD_HIP_MIRRORS", "").split(",") if item)
+    if set(named) != set(HISTORY_SOURCES) or not all(Path(folder).is_dir() for folder in named.values()):
+        return {}
+    return named
 
 
 def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -150,11 +160,12 @@ def test_since_is_the_start_of_the_unbroken_run() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (MIRRORS / "ROCm+HIP" / "repo").is_dir(), reason="no clones of ROCm/HIP, hipamd, clr")
+@pytest.mark.skipif(not history_mirrors(),
+                    reason="HIPIFY_GUARD_HIP_MIRRORS does not name clones of ROCm/HIP, hipamd and clr (HIP=DIR,hipamd=DIR,clr=DIR)")
 def test_history_generator_reproduces_since_tsv(tmp_path) -> None:
     output = tmp_path / "since.tsv"
-    result = run_script("gen_hip_history.py", "--hip", str(MIRRORS / "ROCm+HIP" / "repo"),
-                        "--hipamd", str(MIRRORS / "ROCm+hipamd" / "repo"), "--clr", str(MIRRORS / "ROCm+clr" / "repo"),
+    mirrors = history_mirrors()
+    result = run_script("gen_hip_history.py", *(f"--{name.lower()}={mirrors[name]}" for name in HISTORY_SOURCES),
                         "--output", str(output))
     assert result.returncode == 0, result.stderr
     committed = (HEADER_SOURCE / "since.tsv").read_text().splitlines()
@@ -189,9 +200,9 @@ def test_a_name_no_source_of_the_route_knows_is_not_judged() -> None:
 
 
 def test_load_time_of_the_new_tables_in_a_fresh_process() -> None:
-    code = ("import time; from hipify_guard.model.api_knowledge import knowledge; k = knowledge(); "
-            "k.hipify.api_facts; t = time.process_time(); k.names; k.view('cudaDataType', 'hip'); "
-            "print(time.process_time() - t)")
+    code = ("import time; from hipify_guard.model.api_knowledge import knowledge; "
+            "from hipify_guard.model.mapping import load_table; load_table().api_facts; t = time.process_time(); "
+            "k = knowledge(); k.names; k.view('cudaDataType', 'hip'); print(time.process_time() - t)")
     times = [float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                                   check=True, timeout=60).stdout) for _ in range(3)]
     assert min(times) < 0.030, f"PyTorch's table and HIP's headers took {min(times) * 1000:.1f} ms (best of 3)"

@@ -59,6 +59,12 @@ def test_build_facts_follow_the_build_files_between_runs(tmp_path: Path) -> None
     _settled(root / "src" / "hip" / "layout.hip", "\n", 30)
     assert _reported(root, cache) == ["src/shared.cu"]  # (src/cuda/layout.cu is CUDA-only, by the layout)
     assert kept.exists()
+    _settled(root / ".gitmodules", '[submodule "x"]\n\tpath = vendor/x\n', 20)
+    for folder in (root, root / "src", root / "src" / "cuda", root / "src" / "hip"):
+        os.utime(folder, (time.time() - 20, time.time() - 20))  # (a walk kept with its digest)
+    assert _reported(root, cache) == _reported(root, cache) == ["src/shared.cu"]
+    _settled(root / ".gitmodules", '[submodule "c"]\n\tpath = src/cuda\n', 10)  # the same walk, a submodule more
+    assert _reported(root, cache) == ["src/cuda/layout.cu", "src/shared.cu"]
 
 
 def test_a_damaged_or_foreign_build_facts_file_is_a_miss(tmp_path: Path) -> None:

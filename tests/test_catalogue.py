@@ -113,3 +113,13 @@ def test_rule_command_usage_errors_exit_2(args: tuple[str, ...]) -> None:
 def test_readme_rules_table_is_what_the_catalogue_generates() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rules_table(RULES) in readme, "outdated README rules table: run python scripts/gen_rules_table.py"
+
+
+def test_every_rule_module_is_listed_under_its_language() -> None:
+    """A run imports the rule modules of its files' languages (`checks.MODULES`): each registered
+    rule's module is listed, under the language of its rule."""
+    from hipify_guard.checks import MODULES
+
+    listed = {f"hipify_guard.checks.{module}": language for language, modules in MODULES.items() for module in modules}
+    assert {code: listed.get(rule.function.__module__) for code, rule in CHECKS.items()} == {
+        code: rule.language for code, rule in CHECKS.items()}

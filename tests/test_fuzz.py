@@ -37,6 +37,7 @@ def _seed(corpus: Path) -> int:
     return len(sources)
 
 
+@pytest.mark.slow
 def test_short_libfuzzer_run_finds_no_crash(tmp_path: Path) -> None:
     pytest.importorskip("atheris", reason="atheris is not installed (pip install '.[test]' on Linux x86-64)")
     assert _seed(tmp_path / "corpus") > 10

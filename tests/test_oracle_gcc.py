@@ -360,14 +360,9 @@ def fix_examples(factory: pytest.TempPathFactory) -> dict[str, list[Case]]:
     return cases
 
 
-@pytest.fixture(scope="module")
-def example_cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Case]]:
-    return fix_examples(tmp_path_factory)
-
-
 @pytest.mark.parametrize("variant", [v.name for v in EXAMPLE_VARIANTS])
-def test_example_fixes_are_equivalent_for_gcc(variant: str, example_cases: dict[str, list[Case]], tmp_path: Path) -> None:
-    cases = example_cases[variant]
+def test_example_fixes_are_equivalent_for_gcc(variant: str, fixed_examples: dict[str, list[Case]], tmp_path: Path) -> None:
+    cases = fixed_examples[variant]
     assert cases, "no example sources found"
     assert any(case.before != case.after for case in cases), f"--fix [{variant}] changed no example"
     for case in cases:

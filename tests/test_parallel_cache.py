@@ -161,6 +161,7 @@ def _fix(tree: Path, cache: Path, *args: str) -> tuple[int, str, dict[str, bytes
     return result.code, result.stdout, files
 
 
+@pytest.mark.slow
 def test_fixes_identical_with_any_jobs_and_cache(template: Path, tmp_path: Path) -> None:
     trees = []
     for name in ("serial", "parallel", "cached"):

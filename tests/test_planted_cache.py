@@ -76,3 +76,19 @@ def test_the_key_is_made_once_private_and_outside_the_checkout(tmp_path: Path) -
     uncached = run_cli("check", ".", cwd=tmp_path, env={"XDG_CACHE_HOME": str(blocked)})
     assert (uncached.code, uncached.stdout) == (first.code, first.stdout) and not uncached.stderr
     assert os.listdir(tmp_path / FOLDER_NAME)  # (written by the runs that had a key)
+
+
+def test_api_tables_in_the_user_cache_are_sealed(tmp_path: Path) -> None:
+    """The API tables' plain form (`table_cache`) is taken only with this user's MAC: tables that
+    say HIP has everything, sealed with another key, do not silence HG203/HG204."""
+    (tmp_path / "k.cu").write_bytes(b"#if defined(USE_ROCM) || CUDART_VERSION >= 12040\n"
+                                    b"void export_handle(CUmemFabricHandle_v1* handle);\n#endif\n")
+    user = tmp_path / "user"
+    args = ("check", "--no-cache", "--select", "HG204", "--output-format", "json", "k.cu")
+    made = run_cli(*args, cwd=tmp_path, env=_as(user))
+    [tables] = (user / "hipify-guard").glob("api-tables-*")
+    assert [item["code"] for item in made.json()] == ["HG204"]
+    assert run_cli(*args, cwd=tmp_path, env=_as(user)).json() == made.json()  # (read from the file)
+    plain = read_entries(tables, (user / "hipify-guard" / "key").read_bytes())["tables"]
+    write_entries(tables, {"tables": (plain[0], {}, frozenset(), {}, {}, plain[5])}, os.urandom(32))
+    assert run_cli(*args, cwd=tmp_path, env=_as(user)).json() == made.json()

@@ -83,6 +83,7 @@ def _pre_commit(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProces
                           capture_output=True, text=True, timeout=900, check=False)
 
 
+@pytest.mark.slow
 def test_try_repo_fails_and_names_the_finding(hook_repo: tuple[Path, str], project: Path, tmp_path: Path) -> None:
     result = _pre_commit(project, tmp_path / "home", "try-repo", str(hook_repo[0]), "hipify-guard", "--all-files")
     output = result.stdout + result.stderr
@@ -92,6 +93,7 @@ def test_try_repo_fails_and_names_the_finding(hook_repo: tuple[Path, str], proje
     assert (project / "bad.cu").read_bytes() == BAD_CU
 
 
+@pytest.mark.slow
 def test_fix_rewrites_and_fails_then_passes(hook_repo: tuple[Path, str], project: Path, tmp_path: Path) -> None:
     repo, rev = hook_repo
     (project / "kernel.hip").write_bytes(BAD_HIP)

@@ -101,6 +101,7 @@ def test_fix_changes_only_conditions_and_is_idempotent(data: bytes, policy: str,
     assert second.data == first.data and not second.applied and not second.error, "fixing twice changed more"
 
 
+@pytest.mark.slow
 @_settings(EXAMPLES["gcc-equivalence"])
 @given(data=well_formed(), policy=st.sampled_from(sorted(VARIANTS)), build=st.sampled_from(sorted(BUILDS)))
 def test_every_rewrite_is_equivalent_for_gcc(tmp_path_factory: pytest.TempPathFactory, data: bytes, policy: str,
@@ -143,6 +144,7 @@ def fix_observed(data: bytes, policy: str, build: str = "port") -> tuple[FixResu
     return result, codes
 
 
+@pytest.mark.slow
 @_settings(EXAMPLES["never-raises"])
 @given(data=st.one_of(any_source(), st.binary(max_size=400)), policy=st.sampled_from(sorted(VARIANTS)))
 def test_nothing_raises_on_any_bytes(data: bytes, policy: str) -> None:

@@ -41,6 +41,7 @@ def _timed(*args: str, cwd: Path) -> tuple[float, object]:
     return children_cpu_seconds() - started, result
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "data"), [
     ("nested-ascending", nested(DEPTH, "#if CUDA_VERSION >= {i}0\n")),
     ("nested-descending", nested(DEPTH, "#if CUDA_VERSION < 9{i:05}0\n")),

@@ -67,6 +67,7 @@ CONDITIONS = expressions(GCC).filter(lambda text: len(text) < 200).map(
     lambda text: _NAME.sub(lambda m: NAMES[m.group()], text))
 
 
+@pytest.mark.slow
 @settings(max_examples=1000 * FACTOR, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(text=CONDITIONS, seed=st.integers(0, 2**32 - 1))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from conftest import require_tool
-from test_oracle_gcc import EXAMPLE_VARIANTS, Case, expected_file, fix_examples, rewritten
+from test_oracle_gcc import EXAMPLE_VARIANTS, expected_file, rewritten
 
 CUDA_STUBS = {"torch/extension.h": ""}
 HIP_STUBS = {"torch/extension.h": "", "cuda.h": "#include <hip/hip_runtime.h>\n",
@@ -82,15 +82,6 @@ def hipcc(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
     command = [require_tool("hipcc"), "-E", "--offload-arch=gfx90a", "-x", "hip", "-include", "hip/hip_runtime.h",
                "-DUSE_ROCM"]
     return Toolchain(command, {"HIP_PLATFORM": "amd"}, HIP_STUBS, tmp_path_factory.mktemp("hipcc"))
-
-
-@pytest.fixture(scope="module")
-def fixed_examples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Case]]:
-    """Every example fixed with every variant by the real console script."""
-    cases = fix_examples(tmp_path_factory)
-    for variant, fixed in cases.items():
-        assert any(case.before != case.after for case in fixed), f"--fix [{variant}] changed nothing"
-    return cases
 
 
 @pytest.mark.parametrize("variant", [v.name for v in EXAMPLE_VARIANTS])

@@ -19,8 +19,8 @@ from ..fix.raise_guard import raise_fix
 from ..fix.rewriter import EXCLUDE, guard_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import ApiView, titles
+from ..model.api_tables import api_tables
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
-from ..model.mapping import load_table
 from ..model.platforms import Platform
 from ..model.rocm_versions import EVERY, Version, version_text
 from ..model.scales import readable, scales
@@ -106,7 +106,7 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
             if not lacking or facts.project_defines(use):
                 continue
             start = facts.rocm_from(arm, file.settings.min_rocm or EVERY, [model for model, _ in lacking])
-            if start is None or start >= load_table().newest_hip:
+            if start is None or start >= api_tables().newest_hip:
                 continue  # not compiled on a ROCm that the tables fully describe
             where = titles(model for model, _ in lacking)
             if start != EVERY:

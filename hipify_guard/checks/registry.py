@@ -10,18 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from ..core.findings import Finding
 from ..core.languages import CPP
-from ..model.analysis import FileAnalysis
-from ..model.python_analysis import PythonFile
-from ..model.settings import Settings
 
-CheckFunction = Callable[[FileAnalysis | PythonFile], Iterable[Finding]]
-Triggers = Callable[[Settings], Iterable[str]]
+if TYPE_CHECKING:  # (a run imports only the front ends of the languages it checks)
+    from ..model.analysis import FileAnalysis
+    from ..model.python_analysis import PythonFile
+    from ..model.settings import Settings
+
+Analysis = Union["FileAnalysis", "PythonFile"]
+CheckFunction = Callable[[Analysis], Iterable[Finding]]
+Triggers = Callable[["Settings"], Iterable[str]]
 # A sharper byte test than the trigger names, for the files they admit: it may admit a file the
 # rule finds nothing in, never reject one it would find something in.
-Screen = Callable[[Settings], Callable[[bytes], bool]]
+Screen = Callable[["Settings"], Callable[[bytes], bool]]
 
 
 @dataclass(frozen=True, slots=True)

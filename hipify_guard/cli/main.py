@@ -105,6 +105,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     Python files for what PyTorch's HIP note warns about (HG3xx)."""
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
+    from ..project.project_walk import remember_in
+    from ..project.table_cache import use_user_tables
     from .argfiles import ArgfileError
     from .inputs import Inputs, MissingPath
     from .standard_input import write_stdout
@@ -113,6 +115,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
                        extend_select=extend_select, per_file_ignores=per_file_ignores,
                        exclude=exclude, extend_exclude=extend_exclude, compile_commands=compile_commands,
                        cuda_compile_commands=cuda_compile_commands, rocm_files=rocm_files)
+    use_user_tables()
     mode = DIFF if show_diff else FIX if fix else CHECK
     output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
     try:
@@ -123,6 +126,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
     inputs.extensions = project.extensions(inputs.paths)
     cache = None if no_cache or mode != CHECK else open_cache()
+    remember_in(cache)
     try:
         jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes, fix_read_only, memo=cache)
     except ConfigError as error:

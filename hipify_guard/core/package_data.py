@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import re
 from functools import lru_cache
 from pathlib import Path
+
+_PAGE = re.compile(r"HG[0-9]{3}\.md")
 
 
 @lru_cache(maxsize=1)
@@ -18,3 +22,10 @@ def rules_folder() -> Path:
     except ImportError:
         pass
     return Path(__file__).resolve().parents[2] / "rules"
+
+
+@lru_cache(maxsize=1)
+def rule_codes() -> tuple[str, ...]:
+    """Every rule's code, from the names of the rule pages (one `HGxxx.md` per registered rule):
+    what a suppression comment may name, known without importing any rule."""
+    return tuple(sorted(entry.name[:-3] for entry in os.scandir(rules_folder()) if _PAGE.fullmatch(entry.name)))

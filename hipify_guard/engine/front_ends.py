@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from ..core.findings import Edit, Expectation
 from ..core.languages import CPP, PYTHON
-from ..fix import python_verify, verify
-from ..fix.comment_removal import same_code
-from ..model.analysis import FileAnalysis
-from ..model.python_analysis import PythonFile
 from ..model.settings import Settings
 
-Analysis = FileAnalysis | PythonFile
+if TYPE_CHECKING:  # (each front end is imported by the first file of its language in a run)
+    from ..model.analysis import FileAnalysis
+    from ..model.python_analysis import PythonFile
+
+Analysis = Union["FileAnalysis", "PythonFile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +30,46 @@ class FrontEnd:
     same_code: Callable[[Analysis, bytes, Sequence[Edit]], bool]  # after a comment edit
 
 
+def _cpp_file(path: str, data: bytes, settings: Settings) -> FileAnalysis:
+    from ..model.analysis import FileAnalysis
+
+    return FileAnalysis(path, data, settings)
+
+
+def _cpp_verify(file: FileAnalysis, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
+    from ..fix import verify
+
+    verify.verify(file, new, edits, expectations)
+
+
 def _cpp_same_code(file: FileAnalysis, new: bytes, edits: Sequence[Edit]) -> bool:
     """C/C++: no edit inside a directive's condition (the engine proves conditions, not comments
     in them), and the same tokens on the same logical lines."""
+    from ..fix.comment_removal import same_code
+
     inside = any(d.argument[0] < e.end and e.start < d.argument[1] for d in file.scan.directives for e in edits)
     return not inside and same_code(file.data, new)
 
 
+def _python_file(path: str, data: bytes, settings: Settings) -> PythonFile:
+    from ..model.python_analysis import PythonFile
+
+    return PythonFile(path, data, settings)
+
+
+def _python_verify(file: PythonFile, new: bytes, edits: Sequence[Edit], expectations: Sequence[Expectation]) -> None:
+    from ..fix import python_verify
+
+    python_verify.verify(file, new, edits, expectations)
+
+
 def _python_same_code(file: PythonFile, new: bytes, edits: Sequence[Edit]) -> bool:
+    from ..fix import python_verify
+
     return python_verify.same_tree(file.data, new)
 
 
 FRONT_ENDS = {
-    CPP: FrontEnd(FileAnalysis, verify.verify, "HG901", _cpp_same_code),
-    PYTHON: FrontEnd(PythonFile, python_verify.verify, "HG904", _python_same_code),
+    CPP: FrontEnd(_cpp_file, _cpp_verify, "HG901", _cpp_same_code),
+    PYTHON: FrontEnd(_python_file, _python_verify, "HG904", _python_same_code),
 }

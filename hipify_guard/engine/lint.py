@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 
-from ..checks import CHECKS
+from ..checks import MODULES, rules_for
+from ..checks.registry import RegisteredCheck
 from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, apply_edits, original_offset
 from ..core.languages import ANY, CPP, language_of
+from ..core.package_data import rule_codes
 from ..core.prefilter import RuleFilter
-from ..cpp import conditional_lines
-from ..fix.verify import VerificationError
 from ..model.settings import Settings
 from . import suppression_filter
 from .front_ends import FRONT_ENDS, Analysis
@@ -43,7 +43,7 @@ def active_codes(selection: Selection) -> list[str]:
     """The registered codes the selection enables (default-off rules only when named)."""
     from .catalogue import off_by_default
 
-    return selection.codes(sorted(CHECKS), off_by_default())
+    return selection.codes(sorted(rules_for(*MODULES)), off_by_default())
 
 
 def analyse(path: str, data: bytes, settings: Settings) -> Analysis:
@@ -54,12 +54,15 @@ def analyse(path: str, data: bytes, settings: Settings) -> Analysis:
 @lru_cache(maxsize=256)
 def language_codes(language: str, codes: tuple[str, ...]) -> tuple[str, ...]:
     """The codes among `codes` whose rules read files of `language` (core.languages)."""
-    return tuple(code for code in codes if code in CHECKS and CHECKS[code].language in (language, ANY))
+    rules = rules_for(language)
+    return tuple(code for code in codes if code in rules and rules[code].language in (language, ANY))
 
 
 def trigger_names(settings: Settings, codes: Iterable[str]) -> list[bytes]:
     """The names whose presence makes a file worth a full scan, without redundant ones."""
-    names = {name for code in codes for name in CHECKS[code].triggers(settings)}
+    codes = tuple(codes)
+    rules = _registering(codes)
+    names = {name for code in codes for name in rules[code].triggers(settings)}
     kept = [n for n in names if not any(other != n and other in n for other in names)]
     return sorted(name.encode() for name in kept)
 
@@ -71,16 +74,25 @@ def rule_filter(settings: Settings, codes: tuple[str, ...]) -> RuleFilter:
     A rule without trigger names runs whenever another rule runs; when only such rules are
     selected, they look at the files that any rule of their language would look at.
     """
-    triggers = {code: tuple(name.encode() for name in CHECKS[code].triggers(settings)) for code in codes}
+    rules = _registering(codes)
+    triggers = {code: tuple(name.encode() for name in rules[code].triggers(settings)) for code in codes}
     if codes and not any(triggers.values()):
-        triggers = {code: _language_triggers(settings, CHECKS[code].language) for code in codes}
-    screens = {code: CHECKS[code].screen(settings) for code in codes if CHECKS[code].screen is not None}
+        triggers = {code: _language_triggers(settings, rules[code].language) for code in codes}
+    screens = {code: rules[code].screen(settings) for code in codes if rules[code].screen is not None}
+    from ..cpp import conditional_lines  # (the C/C++ front end's: imported by the first filter)
+
     return RuleFilter(triggers, screens, after_screens=conditional_lines.forget)
+
+
+def _registering(codes: Iterable[str]) -> dict[str, RegisteredCheck]:
+    """The registry with the rules `codes` registered (every language's, when one of them is not yet)."""
+    rules = rules_for()
+    return rules if all(code in rules for code in codes) else rules_for(*MODULES)
 
 
 def _language_triggers(settings: Settings, language: str) -> tuple[bytes, ...]:
     """The trigger names of every rule of `language`, selected or not."""
-    return tuple(sorted({name.encode() for rule in CHECKS.values() if rule.language == language
+    return tuple(sorted({name.encode() for rule in rules_for(language).values() if rule.language == language
                          for name in rule.triggers(settings)}))
 
 
@@ -95,13 +107,14 @@ def check(file: Analysis, codes: Sequence[str], worth: Sequence[str] | None = No
 
 def run_rules(file: Analysis, codes: Sequence[str]) -> list[Finding]:
     """What the rules `codes` of the file's language find, before suppressions."""
-    return [finding for code in language_codes(file.language, tuple(codes)) for finding in CHECKS[code].function(file)]
+    rules = rules_for(file.language)
+    return [finding for code in language_codes(file.language, tuple(codes)) for finding in rules[code].function(file)]
 
 
 def settle(file: Analysis, findings: list[Finding], codes: Sequence[str]) -> list[Finding]:
     """The rules' findings without the suppressed ones, with HG902 (`codes`: the enabled rules), in file order."""
     codes = language_codes(file.language, tuple(codes))
-    findings = suppression_filter.apply(file, findings, codes, tuple(CHECKS))
+    findings = suppression_filter.apply(file, findings, codes, rule_codes())
     return sorted(findings, key=lambda f: (f.start, f.code, f.end))
 
 
@@ -168,6 +181,8 @@ def _proven(file: Analysis, chosen: list[Finding], result: FixResult) -> list[Fi
 def _verifies(file: Analysis, findings: list[Finding]) -> str | None:
     """None when the fixes of `findings` together are proven, else why not."""
     edits = [edit for finding in findings for edit in finding.fix.edits]
+    from ..fix.verify import VerificationError  # (fix runs only)
+
     try:
         verify(file, apply_edits(file.data, edits), edits, [f.fix.expectation for f in findings if f.fix.expectation])
     except VerificationError as error:
@@ -227,7 +242,7 @@ def _place(file: Analysis, finding: Finding, applied: list[list[Edit]]) -> tuple
 def _unreadable(file: Analysis) -> bool:
     """A file with an HG901 (HG904 for Python) problem is never rewritten, whether that rule is
     selected or not."""
-    return any(True for _ in CHECKS[FRONT_ENDS[file.language].unreadable].function(file))
+    return any(True for _ in rules_for(file.language)[FRONT_ENDS[file.language].unreadable].function(file))
 
 
 def _non_overlapping(findings: list[Finding]) -> list[Finding]:

@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from ..checks import CHECKS
 from ..core.findings import Finding
+from ..core.package_data import rule_codes
 from ..core.suppressions import Lines, find
 from ..model.analysis import FileAnalysis
 from ..model.settings import Settings
@@ -47,7 +47,7 @@ def _candidates(file: FileAnalysis, finding: Finding) -> Iterator[bytes]:
     data, code = file.data, finding.code.encode("ascii")
     lines = Lines(data, file.scan.comments)
     start, end = lines.logical_start(finding.start), lines.logical_end(finding.start)
-    for item in find(data, file.scan.comments, tuple(CHECKS)).items:
+    for item in find(data, file.scan.comments, rule_codes()).items:
         if item.action == "ignore" and start <= item.comment[0] <= end:
             yield _insert(data, item.codes_span[1], b", " + code)
     if not _inside_comment(file.scan.comments, end):  # (not into someone's /* ... */)

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from ..core.findings import SAFE, Edit, Finding, Fix, apply_edits
 from ..core.suppressions import Suppression, find
-from ..fix.comment_removal import removal
 from .front_ends import FRONT_ENDS, Analysis
 
 UNUSED = "HG902"
@@ -87,5 +86,7 @@ def _fix(file: Analysis, item: Suppression, idle: list[int], items: Sequence[Sup
 def _drop_codes(data: bytes, item: Suppression, spans: set[tuple[int, int]]) -> Edit:
     remaining = [token.text for token in item.codes if token.span not in spans]
     if not remaining:
+        from ..fix.comment_removal import removal  # (only where a suppression is unused)
+
         return removal(data, item.comment, item.directive)
     return Edit(*item.codes_span, ", ".join(remaining).encode())

@@ -20,23 +20,12 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .hip_headers import load_hip_headers
-from .mapping import load_table
+from .api_tables import ApiTables, api_tables
 from .platforms import Platform
-from .torch_mapping import load_torch_table
 
 NATIVE, TORCH = "hip", "torch-hipify"
 HIPIFY, TORCH_TABLE, HEADERS = "HIPIFY's tables", "PyTorch's hipify", "HIP's headers"
 Version = tuple[int, int, int]
-# C and C++ keywords: never an API use, whatever a table maps to them (`cusolver_int_t` -> `int`).
-_KEYWORDS = frozenset(
-    b"alignas alignof asm auto bool break case catch char char8_t char16_t char32_t class const "
-    b"consteval constexpr constinit const_cast continue decltype default delete do double dynamic_cast "
-    b"else enum explicit export extern false float for friend goto if inline int long mutable namespace "
-    b"new noexcept nullptr operator private protected public register reinterpret_cast return short "
-    b"signed sizeof static static_assert static_cast struct switch template this thread_local throw "
-    b"true try typedef typeid typename union unsigned using virtual void volatile wchar_t while".split()
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +57,14 @@ def route(model: Platform) -> str:
 class ApiKnowledge:
     """The views of every name, made on first use and kept."""
 
-    def __init__(self) -> None:
-        self.hipify = load_table()
+    def __init__(self, tables: ApiTables) -> None:
+        self.tables = tables
         self._views: dict[tuple[str, str], ApiView] = {}
 
-    @functools.cached_property
+    @property
     def names(self) -> frozenset[bytes]:
         """The names worth finding in code: every identifier HIPIFY's or PyTorch's table knows."""
-        torch = load_torch_table()
-        found = set(self.hipify.api_facts)
-        found.update(name.encode() for name in torch.keys | torch.hip_names if name.isidentifier())
-        return frozenset(found - _KEYWORDS)
+        return self.tables.names
 
     def view(self, name: str, way: str) -> ApiView | None:
         """What the build of route `way` has for `name`; None when no source of that route knows it."""
@@ -88,8 +74,9 @@ class ApiKnowledge:
         return self._views[key]
 
     def _view(self, name: str, way: str) -> ApiView | None:
-        fact = self.hipify.api_facts.get(name.encode())
-        torch = load_torch_table()
+        facts = self.tables.facts
+        fact = facts.get(name.encode())
+        torch = self.tables.torch
         rename = torch.get(name) if way == TORCH else None
         if rename is not None:
             if rename.unsupported:
@@ -99,14 +86,14 @@ class ApiKnowledge:
             compiled, source = fact.hip, HIPIFY
         else:
             compiled, source = name, HEADERS
-        declaration = load_hip_headers().get(compiled)
+        declaration = self.tables.hip.get(compiled)
         if source == HEADERS and declaration is None:
             if name in torch.hip_names:
                 source = TORCH_TABLE  # a HIP name of PyTorch's table, used as such
             else:
                 return ApiView(name, None, HIPIFY) if fact is not None else None
         evidence = [declaration.since] if declaration is not None and declaration.since else []
-        hipify_name = self.hipify.api_facts.get(compiled.encode()) if compiled.isidentifier() else None
+        hipify_name = facts.get(compiled.encode()) if compiled.isidentifier() else None
         evidence += [item.added_version for item in (fact, hipify_name)
                      if item is not None and item.hip == compiled and item.added is not None]
         opt_in = declaration.opt_in if declaration is not None else ()
@@ -116,4 +103,4 @@ class ApiKnowledge:
 @functools.lru_cache(maxsize=1)
 def knowledge() -> ApiKnowledge:
     """The shipped knowledge (tables loaded once, on first use)."""
-    return ApiKnowledge()
+    return ApiKnowledge(api_tables())

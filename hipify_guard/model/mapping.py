@@ -166,7 +166,7 @@ class MappingTable:
                         names[name] = fact
                 elif hip:
                     names[name] = _merged(before, fact)
-        return _Facts({name.encode(): (name, *fact) for name, fact in names.items()})
+        return Facts({name.encode(): (name, *fact) for name, fact in names.items()})
 
     @functools.cached_property
     def newest_hip(self) -> tuple[int, int, int]:
@@ -215,7 +215,7 @@ class MappingTable:
         return {length: tuple(group) for length, group in groups.items()}
 
 
-class _Facts(dict):
+class Facts(dict):
     """name -> ApiFact, each made from its (name, hip, added) on first lookup."""
 
     def __getitem__(self, name: bytes) -> ApiFact:

@@ -31,6 +31,18 @@ class KeyedRows:
         self._rows = {line[: line.index("\t")]: line for line in lines}
         self.keys = frozenset(self._rows)
 
+    @classmethod
+    def from_rows(cls, rows: dict[str, str]) -> KeyedRows:
+        """The table of `rows` (key -> whole row, as `rows` gives them), without splitting lines again."""
+        table = cls.__new__(cls)
+        table._rows, table.keys = rows, frozenset(rows)
+        return table
+
+    @property
+    def rows(self) -> dict[str, str]:
+        """Each key's row."""
+        return self._rows
+
     def cells(self, key: str) -> list[str] | None:
         """The cells of the row of `key`, if there is one."""
         line = self._rows.get(key)

@@ -15,7 +15,9 @@ When the ROCm build compiles hipify outputs it does not name, no file is CUDA-on
 
 The facts follow from the walk and the bytes of the files read, nothing else: a `FactsMemo` (the
 results cache of a check run) keeps them between runs under a digest of the walk, with the status
-of every file read, and a later run whose walk and files are unchanged takes them from it.
+of every file read, and a later run whose walk and files are unchanged takes them from it. The
+digest is kept with the walk too (`project_walk.remember`): while the walk is unchanged, a run
+neither goes through it again nor hashes it.
 """
 
 from __future__ import annotations
@@ -25,17 +27,16 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .build_conditions import CUDA, ROCM, name_holds
 from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
-from .cmake_reader import read_cmake
-from .kernel_builder_reader import read_kernel_builds
-from .setup_py_reader import read_setup_py
-from .source_layout import layout_facts
-from .source_matching import Matcher
+from .project_walk import remember, walk_of
 from .source_paths import is_header
+
+if TYPE_CHECKING:
+    from .source_matching import Matcher
 
 # What a build for ROCm says in a build file's code: HIP's CMake package and language, hipcc,
 # ROCm's install path, a `-D` of HIP's platform, PyTorch's ROCm tests, a hipify step.
@@ -51,6 +52,7 @@ _TORCH_BUILD = re.compile(r"torch\.utils\.cpp_extension|torch\.utils\.hipify|\bh
 MAX_BUILD_FILE = 4 << 20  # bytes; a larger "build file" is generated or not one
 RACY_SECONDS = 2  # a file changed this recently may change again unseen: its facts are not kept
 Status = tuple[str, int, int, int]  # a file read: (root-relative path, mtime_ns, ctime_ns, size)
+_DIGEST = "build-tree-digest"  # what the project's walk keeps of this reader: (.gitmodules' status, digest)
 
 
 class FactsMemo(Protocol):
@@ -64,21 +66,35 @@ class FactsMemo(Protocol):
 def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts:
     """The facts the build files below `root` state (see the module docstring)."""
     root = os.path.abspath(root)
+    if memo is not None:  # the digest found from the same walk before (`project_walk.remember`)
+        walked, submodules = walk_of(root), _status(root, ".gitmodules")
+        known = walked.derived.get(_DIGEST)
+        if known is not None and known[0] == submodules and (kept := _holding(root, memo, known[1])) is not None:
+            return kept
     notes: list[str] = []
     tree = walk(root, notes)
     texts = _Texts(root, notes)
     if memo is None:
         return _read(root, tree, texts, notes)
     key = _walk_digest(root, tree, notes)
-    kept = memo.build_facts(key)
-    if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
-        return kept[0]
+    remember(walked, _DIGEST, (submodules, key))
+    kept = _holding(root, memo, key)
+    if kept is not None:
+        return kept
     facts = _read(root, tree, texts, notes)
     settled = time.time_ns() - RACY_SECONDS * 10**9
     reads = tuple((path, *status) for path in sorted(texts.read) if (status := _status(root, path)) is not None)
     if len(reads) == len(texts.read) and all(mtime < settled for _, mtime, _, _ in reads):
         memo.keep_build_facts(key, facts, reads)
     return facts
+
+
+def _holding(root: str, memo: FactsMemo, key: bytes) -> BuildFileFacts | None:
+    """The facts kept under `key` while every file they were read from is unchanged, else None."""
+    kept = memo.build_facts(key)
+    if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
+        return kept[0]
+    return None
 
 
 def _walk_digest(root: str, tree: Tree, notes: list[str]) -> bytes:
@@ -100,7 +116,13 @@ def _status(root: str, path: str) -> tuple[int, int, int] | None:
 
 
 def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
-    """Run the readers over the walk's build files."""
+    """Run the readers over the walk's build files (imported here: a run whose facts are kept needs none)."""
+    from .cmake_reader import read_cmake
+    from .kernel_builder_reader import read_kernel_builds
+    from .setup_py_reader import read_setup_py
+    from .source_layout import layout_facts
+    from .source_matching import Matcher
+
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     rocm_built = bool(_first_line([*tree.cmake, *tree.setup_py], texts, _ROCM_BUILD))
     results = [read_cmake(root, tree.cmake, tree.headers, texts, tree.starlark),

@@ -1,4 +1,4 @@
-"""One walk of a project's tree for the build-file reader: its build files, source files and folders.
+"""The build-file reader's view of the project's walk (`project_walk`): its build files, source files and folders.
 
 Left out: `.git` and other tool folders, build trees (`build/`, `build-*/`, `cmake-build-*/`, any
 folder with a `CMakeCache.txt`), git submodules (the paths `.gitmodules` names) and vendored copies
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from .discovery import GitIgnore
+from .project_walk import DIR, FILE, LINK, Scan, walk_of
 from .source_paths import SOURCE_EXTENSIONS
 
 _SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache", "node_modules", ".tox", ".venv",
@@ -38,41 +37,34 @@ class Tree:
 
 
 def walk(root: str, notes: list[str]) -> Tree:
-    """One walk of the tree: build files, source files and folders (see the module docstring)."""
+    """The build-file reader's view of the project's walk (see the module docstring)."""
     cmake, headers, setup_py, kernel_builds, sources, starlark = [], [], [], [], [], []
     folders: dict[str, tuple[str, ...]] = {}
     submodules = _submodules(root)
-    pending: list[tuple[str, GitIgnore]] = [("", GitIgnore.above(root))]
-    while pending:
-        folder, rules = pending.pop()
-        absolute = os.path.join(root, folder) if folder else root
-        prefix = folder + "/" if folder else ""
-        try:
-            entries = list(os.scandir(absolute))
-        except OSError as error:
-            notes.append(f"{folder or '.'}: cannot read folder: {error.strerror or error}; skipped")
+
+    def enter(folder: str, name: str, scan: Scan) -> bool:
+        path = f"{folder}/{name}" if folder else name
+        return not (name in _SKIPPED or _built_in(folder, scan) or _BUILD_TREE.fullmatch(name) or path in submodules
+                    or name in scan.ignored)
+
+    for folder, scan in walk_of(root).folders(enter):
+        if scan.error:
+            notes.append(f"{folder or '.'}: cannot read folder: {scan.error}; skipped")
             continue
-        if folder and any(entry.name == "CMakeCache.txt" for entry in entries):
-            continue  # a CMake build tree
-        if any(entry.name == ".gitignore" for entry in entries):
-            rules = rules.entering(os.path.join(absolute, ".gitignore"))
-        ignored = rules.matcher()
+        if _built_in(folder, scan):
+            continue
+        prefix = folder + "/" if folder else ""
         children = []
-        for entry in entries:  # (every entry of the tree: few calls each)
-            name = entry.name
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                continue
-            if is_dir:
-                skipped = name in _SKIPPED or _BUILD_TREE.fullmatch(name) or prefix + name in submodules
-                if not skipped and not (ignored and ignored(name, True)):
+        for name, kind in zip(scan.names, scan.kinds):  # (every entry of the tree: few calls each)
+            if kind == DIR:
+                if enter(folder, name, scan):
                     children.append(name)
             elif name.rpartition(".")[2].lower() in SOURCE_EXTENSIONS:
                 sources.append(prefix + name)  # (sources only match patterns: an ignored one costs nothing)
-            elif name.endswith(".bzl") and _wanted(entry, ignored):
+            elif name.endswith(".bzl") and kind in (FILE, LINK) and name not in scan.ignored:
                 starlark.append(prefix + name)
-            elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and _wanted(entry, ignored):
+            elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and kind in (FILE, LINK) and (
+                    name not in scan.ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):
                     cmake.append(prefix + name)
                 elif _HEADER_TEMPLATE.fullmatch(name):
@@ -81,19 +73,14 @@ def walk(root: str, notes: list[str]) -> Tree:
                     setup_py.append(prefix + name)
                 elif name == "build.toml":
                     kernel_builds.append(prefix + name)
-        children.sort()
         folders[folder] = tuple(children)
-        pending.extend((prefix + name, rules.below(name)) for name in reversed(children))
     return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(kernel_builds)),
                 tuple(sorted(sources)), folders, tuple(sorted(starlark)))
 
 
-def _wanted(entry: os.DirEntry[str], ignored: Callable[[str, bool], bool] | None) -> bool:
-    """A regular file (or a link to one) that `.gitignore` does not ignore."""
-    try:
-        return entry.is_file() and not (ignored and ignored(entry.name, False))
-    except OSError:
-        return False
+def _built_in(folder: str, scan: Scan) -> bool:
+    """Whether the folder is a CMake build tree (the root never counts as one)."""
+    return bool(folder) and "CMakeCache.txt" in scan.names
 
 
 def _submodules(root: str) -> frozenset[str]:

@@ -13,6 +13,10 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
 - `build-facts-<tool key>`: (project root + digest of its walk) -> what its build files say
   (`build_files.read_build_files`) and the status of every file that was read for it; used only
   while each of those files still has that status.
+- `walks-<tool key>`: folder -> the scans of its walk (`project_walk`), each folder's taken
+  while the folder's status is unchanged.
+- `header-facts-<tool key>`: (file, names, settings) -> what the project headers it includes say
+  of those names, with the status of every file and folder they were found from (`header_memo`).
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
@@ -39,6 +43,7 @@ import sys
 import time
 from dataclasses import fields, is_dataclass, replace
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
@@ -102,10 +107,8 @@ def user_key() -> bytes | None:
 def _new_key(path: Path, replace_damaged: bool) -> bytes | None:
     """Make the key file whole under a temporary name, then link it into place: a run that races
     to make it too ends up with the same key (the first link wins)."""
-    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
-
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".key.", dir=path.parent)  # mode 0600
+    handle, temporary = _temporary(path.parent, ".key.")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(os.urandom(KEY_SIZE))
@@ -186,6 +189,24 @@ class Cache:
         self.facts_path = folder / f"build-facts-{tool_key()}"
         self._facts: dict[bytes, bytes] | None = None  # loaded when first asked
         self.new_facts: dict[bytes, bytes] = {}
+        self.walks = _Kept(folder / f"walks-{tool_key()}", key, self._loaded)
+        self.headers = _Kept(folder / f"header-facts-{tool_key()}", key, self._loaded)
+
+    def project_walk(self, folder: str) -> object | None:
+        """The walk of `folder` kept by an earlier run (`project_walk.Walk.plain()`), or None."""
+        return self.walks.get(folder)
+
+    def keep_project_walk(self, folder: str, plain: object) -> None:
+        """Keep the walk of `folder` for the next run."""
+        self.walks.new[folder] = plain
+
+    def header_facts(self, key: bytes) -> object | None:
+        """The included-header facts kept under `key` (`header_memo`), or None."""
+        return self.headers.get(key)
+
+    def keep_header_facts(self, key: bytes, plain: object) -> None:
+        """Keep included-header facts for the next run."""
+        self.headers.new[key] = plain
 
     def build_facts(self, key: bytes):
         """The build-file facts kept under `key` and the status of the files they were read from, or None."""
@@ -224,16 +245,36 @@ class Cache:
                 _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
             for path, loaded, new in ((self.index_path, self.index, self.new_index),
                                       (self.results_path, self.results, self.new_results),
-                                      (self.facts_path, self._facts, self.new_facts)):
+                                      (self.facts_path, self._facts, self.new_facts),
+                                      (self.walks.path, self.walks.entries, self.walks.new),
+                                      (self.headers.path, self.headers.entries, self.headers.new)):
                 if new:
                     unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None)
-            if (self.new_results or self.new_facts) and is_ours(self.folder):
+            if (self.new_results or self.new_facts or self.walks.new or self.headers.new) and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
 
 
+class _Kept:
+    """The entries of one cache file of plain values, loaded when first asked, and this run's new ones."""
+
+    def __init__(self, path: Path, key: bytes | None, loaded: dict[Path, tuple[int, int, int] | None]) -> None:
+        self.path = path
+        self.key = key
+        self.loaded = loaded  # the cache's identities of the files it loaded (see `Cache.save`)
+        self.entries: dict | None = None
+        self.new: dict = {}
+
+    def get(self, key: object) -> object | None:
+        if self.entries is None:
+            self.loaded[self.path] = _identity(self.path)
+            self.entries = read_entries(self.path, self.key)
+        return self.entries.get(key)
+
+
+@lru_cache(maxsize=1)
 def tool_key() -> str:
     """The version, the Python version, the status of every file of the installed package, and
     where libclang comes from (HG201/HG202 depend on whether it loads)."""
@@ -373,10 +414,8 @@ def read_entries(path: Path, key: bytes | None) -> dict:
 def write_entries(path: Path, entries: dict, key: bytes) -> None:
     """Save `entries` in `path`, with the MAC of its name and bytes under `key` in front,
     atomically (temporary file, then rename)."""
-    import tempfile  # (here: a run that writes nothing, as a warm one, does without it)
-
     payload = pickle.dumps(entries, pickle.HIGHEST_PROTOCOL)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    handle, temporary = _temporary(path.parent, f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(sealed(key, path.name, payload))
@@ -384,6 +423,17 @@ def write_entries(path: Path, entries: dict, key: bytes) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _temporary(folder: Path, prefix: str) -> tuple[int, str]:
+    """A new file `folder/prefix<random>`, mode 0600, open for writing: `tempfile.mkstemp`'s
+    guarantees without the 4 ms of importing `tempfile` (and `random`, `shutil`) in every run."""
+    while True:
+        path = os.path.join(folder, prefix + os.urandom(6).hex())
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600), path
+        except FileExistsError:
+            continue
 
 
 def sealed(key: bytes, name: str, payload: bytes) -> bytes:
@@ -421,10 +471,10 @@ def _prune(folder: Path) -> None:
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
     old = []
-    for prefix in ("results-", "build-facts-"):
+    for prefix in ("results-", "build-facts-", "walks-", "header-facts-"):
         builds = sorted((entry for entry in entries if entry[2].startswith(prefix)), reverse=True)
         old += [path for _, path, _ in builds[KEPT_BUILDS:]]
-    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-"))
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-", ".header-facts-"))
              and when < time.time() - 3600]
     for path in old + stale:
         try:

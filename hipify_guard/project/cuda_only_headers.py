@@ -7,16 +7,21 @@ headers): a header is CUDA-only when
   beside it; vLLM's `marlin/sparse/common/mma.h`, included by `marlin/sparse/marlin_24_cuda_kernel.cu`;
   SageAttention's `csrc/mma.cuh`, included as `"../mma.cuh"` by the kernels of `csrc/qattn/`).
 
-A header a ROCm-only source includes, or one the build files name for ROCm, never is.
+A header a ROCm-only source includes, or one the build files name for ROCm, never is. The result
+is kept in the run's memo with the status of every folder listed and file read (`header_memo`):
+a warm run stats them instead of reading them again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import re
 
 from ..core.reading import read_file
+from .header_memo import Reads, keep_facts, kept_facts
+from .project_walk import run_memo
 
 SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
 HEADERS = (".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc")
@@ -27,7 +32,22 @@ _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\r\n]+)[>"]', re.M)
 
 def cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str]) -> dict[str, str]:
     """Root-relative CUDA-only headers, each with why (see the module doc)."""
-    reads: dict[str, frozenset[str] | None] = {}
+    memo = run_memo()
+    text = "\0".join(("cuda-only-headers", root, *sorted(cuda_only), "\1", *sorted(rocm_only)))
+    key = hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
+    kept = kept_facts(memo, key, (), bytes) if memo is not None else None
+    if isinstance(kept, tuple):
+        return dict(kept)
+    reads = Reads(set())
+    found = _cuda_only_headers(root, cuda_only, rocm_only, reads)
+    if memo is not None:
+        keep_facts(memo, key, tuple(sorted(found.items())), reads, (), bytes)
+    return found
+
+
+def _cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str], reads: Reads) -> dict[str, str]:
+    """As cuda_only_headers; the folders listed and files read are added to `reads`."""
+    budget: dict[str, frozenset[str] | None] = {}
     folders: dict[str, list[str]] = {}
     for name in cuda_only:
         folders.setdefault(posixpath.dirname(name), []).append(name)
@@ -40,10 +60,12 @@ def cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset
             why = f"every source beside it is CUDA-only ({len(sources)}, such as {sources[0]})"
             found.update((name, why) for name in listed if name.endswith(HEADERS) and name not in rocm_only)
     for _ in range(_ROUNDS):  # a header only CUDA-only headers include is CUDA-only too
-        more = _included_only_by(root, folders, listings, cuda_only | found.keys(), rocm_only, found, reads)
+        more = _included_only_by(root, folders, listings, cuda_only | found.keys(), rocm_only, found, budget)
         if not more:
             break
         found.update(more)
+    reads.folders.update(os.path.join(root, folder) for folder in listings)
+    reads.files.update(os.path.join(root, name) for name in budget)
     return found
 
 

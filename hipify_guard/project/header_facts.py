@@ -14,6 +14,7 @@ compiles (`model.definitions`) are its shims.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import re
@@ -29,6 +30,8 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
+from .header_memo import Included, Reads, facts_key, keep_facts, kept_facts
+from .project_walk import DIR, Scan, run_memo, walk_of
 
 MAX_HEADERS = 64
 MAX_SIBLINGS = 400  # files of a header's folder read to find what includes it
@@ -54,21 +57,43 @@ class HeaderFacts:
 
 
 def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
-    """What the project headers `path` includes (transitively) say of `names`."""
-    wanted = set(names)
+    """What the project headers `path` includes (transitively) say of `names` (from the run's
+    memo while every file and folder they were found from is unchanged: `header_memo`)."""
+    wanted = frozenset(names)
+    start = os.path.realpath(path)
+    memo = run_memo()
+    key = facts_key(start, wanted, root, settings) if memo is not None else None
+    first = _includes(start, root).headers  # (the file itself matters only by what it includes)
+    if key is not None:
+        kept = kept_facts(memo, key, first, lambda: _index_digest(root))
+        if kept is not None:
+            return HeaderFacts(*kept)
+    facts, reads = _included_facts(start, wanted, root, settings)
+    if key is not None:
+        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only, facts.reached), reads,
+                   first, lambda: _index_digest(root))
+    return facts
+
+
+def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Settings) -> tuple[HeaderFacts, Reads]:
+    """The facts, and what they were found from."""
     configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
     defined: set[str] = set()
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
-    queue = [os.path.realpath(path)]
+    reads = Reads(set())
+    queue = [start]
     while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined - rocm_side:
         current = queue.pop(0)
-        for header in _includes(current, root):
+        included = _includes(current, root)
+        reads.add(included)
+        for header in included.headers:
             if header in seen:
                 continue
             seen.add(header)
+            reads.files.add(header)
             queue.append(header)
             for name, value in _thresholds(header).items():
                 if name in wanted:
@@ -82,25 +107,30 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
                 rocm_side |= _rocm_switches(header, settings, for_rocm)
     reached = [(name, "it includes the configured header that defines it") for name in sorted(configured & rocm_side)]
     missing = configured & wanted - rocm_side
-    if missing and path.endswith(_HEADER_SUFFIXES):
-        through, why = _through_includers(os.path.realpath(path), frozenset(missing), root)
+    if missing and start.endswith(_HEADER_SUFFIXES):
+        through, why = _through_includers(start, frozenset(missing), root, reads)
         rocm_side |= through
         reached += [(name, why) for name in sorted(through)]
-    return HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()), frozenset(rocm_side),
-                       tuple(reached))
+    facts = HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()),
+                        frozenset(rocm_side), tuple(reached))
+    return facts, reads
 
 
-def _through_includers(path: str, names: frozenset[str], root: str) -> tuple[set[str], str]:
+def _through_includers(path: str, names: frozenset[str], root: str, reads: Reads) -> tuple[set[str], str]:
     """Which of `names` (macros of configured headers) every file of the header's folder that
     includes it sees first, through the configured header it includes (magma's `.cuh` kernels,
-    included by `.cu` files that include `magma_internal.h`): none when no file there includes it."""
+    included by `.cu` files that include `magma_internal.h`): none when no file there includes it.
+    The folder and its files read are added to `reads`."""
     folder, name = os.path.split(path)
-    includers = [sibling for sibling in _siblings(folder) if sibling != path and name in _included_names(sibling)]
+    reads.folders.add(folder)
+    siblings = _siblings(folder)
+    reads.files.update(siblings)
+    includers = [sibling for sibling in siblings if sibling != path and name in _included_names(sibling)]
     if not includers:
         return set(), ""
     seen = set(names)
     for includer in includers:
-        seen &= _configured_through(includer, frozenset(seen), root)
+        seen &= _configured_through(includer, frozenset(seen), root, reads)
         if not seen:
             break
     example = os.path.relpath(includers[0], root).replace(os.sep, "/")
@@ -108,15 +138,18 @@ def _through_includers(path: str, names: frozenset[str], root: str) -> tuple[set
     return seen, f"every file of its folder that includes it ({count}) includes the configured header that defines it"
 
 
-def _configured_through(path: str, names: frozenset[str], root: str) -> set[str]:
+def _configured_through(path: str, names: frozenset[str], root: str, reads: Reads) -> set[str]:
     """Which of `names` a configured header that `path` includes (transitively) `#cmakedefine`s."""
     found: set[str] = set()
     seen: set[str] = set()
     queue = [path]
     while queue and len(seen) < MAX_HEADERS and names - found:
-        for header in _includes(queue.pop(0), root):
+        included = _includes(queue.pop(0), root)
+        reads.add(included)
+        for header in included.headers:
             if header not in seen:
                 seen.add(header)
+                reads.files.add(header)
                 queue.append(header)
                 found |= _configured(header, set(names))
     return found
@@ -145,26 +178,37 @@ def _included_names(path: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _includes(path: str, root: str) -> tuple[str, ...]:
-    """The project headers a file's `#include "..."` lines name, as real paths under `root`."""
+def _includes(path: str, root: str) -> Included:
+    """The project headers a file's `#include "..."` lines name, as real paths under `root`, and
+    where they were looked for."""
     try:
         data = read_file(path)[0]
     except OSError:
-        return ()
+        return Included((), frozenset(), False)
     angled = (os.path.join(root, "include"), root)
     quoted = (os.path.dirname(path), *angled)
     headers = []
+    folders = set()
+    indexed = False
     for name, system in _INCLUDE.findall(data):
         text = (name or system).decode("utf-8", "surrogateescape")
-        folders = quoted if name else angled
-        found = next((candidate for folder in folders for template in _TEMPLATES
-                      if os.path.isfile(joined := os.path.join(folder, text + template))
-                      and ((candidate := os.path.realpath(joined)) + os.sep).startswith(os.path.join(root, ""))), None)
+        found = None
+        for folder in quoted if name else angled:
+            for template in _TEMPLATES:
+                joined = os.path.join(folder, text + template)
+                folders.add(os.path.dirname(joined))
+                if os.path.isfile(joined) and ((candidate := os.path.realpath(joined)) + os.sep).startswith(
+                        os.path.join(root, "")):
+                    found = candidate
+                    break
+            if found is not None:
+                break
         if found is None:  # an include folder of the build's (`-Icore/src`): the one project file of that name
             found = _unique_header(root, text)
+            indexed = True
         if found is not None:
             headers.append(found)
-    return tuple(headers)
+    return Included(tuple(headers), frozenset(folders), indexed)
 
 
 def _unique_header(root: str, name: str) -> str | None:
@@ -178,30 +222,27 @@ def _unique_header(root: str, name: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
-    """The project's headers by file name (one walk per project and run, made when first asked);
-    each path with its links resolved, a folder's once for all of its files."""
+    """The project's headers by file name (from the project's walk, when first asked); each path
+    with its links resolved."""
     found: dict[str, list[str]] = {}
-    pending = [root]
-    while pending:
-        folder = pending.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        real_folder = os.path.realpath(folder)
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in _NOT_WALKED and not entry.name.startswith("."):
-                        pending.append(entry.path)
-                    continue
-                link = entry.is_symlink()
-            except OSError:
-                continue
-            if entry.name.endswith(_HEADER_SUFFIXES):
-                path = os.path.realpath(entry.path) if link else os.path.join(real_folder, entry.name)
-                found.setdefault(entry.name, []).append(path)
+    real_root = os.path.realpath(root)
+
+    def enter(folder: str, name: str, listing: Scan) -> bool:
+        return name not in _NOT_WALKED and not name.startswith(".")
+
+    for folder, listing in walk_of(root).folders(enter):
+        real_folder = os.path.join(real_root, folder) if folder else real_root
+        for name, kind in zip(listing.names, listing.kinds):
+            if kind != DIR and name.endswith(_HEADER_SUFFIXES):
+                found.setdefault(name, []).append(listing.links.get(name) or os.path.join(real_folder, name))
     return {name: tuple(sorted(paths)) for name, paths in found.items()}
+
+
+@lru_cache(maxsize=16)
+def _index_digest(root: str) -> bytes:
+    """A digest of the project's header index: kept facts that asked it hold while it is the same."""
+    text = "\n".join(f"{name}\0{chr(0).join(paths)}" for name, paths in sorted(_headers_named(root).items()))
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
 
 
 def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:

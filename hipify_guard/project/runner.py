@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.languages import CPP, language_of
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
 from ..engine.lint import Chosen, FixResult, analyse, fix, fix_finding, language_codes, rule_filter, run_rules, settle
-from ..engine.suppression_comment import suppress_finding
-from ..model.analysis import FileAnalysis
 from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
+
+if TYPE_CHECKING:
+    from ..model.analysis import FileAnalysis
 from .job import CHECK, DIFF, FIX, Job
 from .workspace import with_header_facts
 
@@ -128,6 +130,8 @@ def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, su
         return data
     codes = language_codes(language_of(job.filename), job.codes)
     if suppress:
+        from ..engine.suppression_comment import suppress_finding  # (an editor's action only)
+
         result = suppress_finding(job.filename, data, job.settings, codes, chosen)
     else:
         result = fix_finding(job.filename, data, job.settings, codes, chosen, unsafe=job.unsafe_fixes)
@@ -149,6 +153,8 @@ def _knowing_headers(job: Job, data: bytes) -> Settings:
     goes, so it reads them first; a check run settles them after the run)."""
     if job.path == "-" or _knows_headers(job.settings):
         return job.settings
+    from ..model.analysis import FileAnalysis
+
     file = FileAnalysis(job.filename, data, job.settings)
     found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
     names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)

@@ -26,7 +26,6 @@ from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
-from .header_facts import included_facts
 from .job import CHECK, Job
 from .paths import project_root_of
 
@@ -158,18 +157,18 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
     configuration does not say), and without the ROCm rules where only the CUDA build compiles
     the file (`cuda-only-files`, or the build files; a compilation database or `rocm-files` keeps
     precedence)."""
-    shared: dict[tuple[int, str], Settings] = {}
+    shared: dict[tuple, Settings] = {}
+    places: dict[str, tuple[str | None, str]] = {}
     result = []
     for job, job_options in zip(jobs, options):
         path = job.filename if job.path == "-" else job.path
         settings = job.settings
         cuda_only = job_options.cuda_only_files is not None and _exclusion(job_options.cuda_only_files)(path, False)
-        root = project_root_of(path) if job.path != "-" or os.path.exists(path) else None
+        root, absolute = _place(path, places) if job.path != "-" or os.path.exists(path) else (None, "")
         if job_options.infer_platforms and root is not None:  # (a lone file: nothing speaks of a ROCm build)
             from .platform_profile import infer, merged  # (reads the build files once per project and run)
 
             inference = infer(root, memo)
-            absolute = os.path.abspath(path)
             defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
             key = (id(settings), inference.root, defines, rocm_only)
             if key not in shared:
@@ -181,6 +180,19 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
             job = replace(job, codes=cuda_only_codes(job.codes))
         result.append(job if settings is job.settings else replace(job, settings=settings))
     return result
+
+
+def _place(path: str, places: dict[str, tuple[str | None, str]]) -> tuple[str | None, str]:
+    """(the root of the project the file `path` belongs to, its absolute path), what depends on
+    its folder found once per folder as written (`places`)."""
+    head, slash, name = path.rpartition(os.sep)
+    if name in ("", os.curdir, os.pardir):
+        return project_root_of(path), os.path.abspath(path)
+    folder = places.get(head + slash)
+    if folder is None:
+        absolute = os.path.abspath(head or slash or os.curdir)
+        folder = places[head + slash] = (project_root_of(os.path.join(absolute, name)), absolute)
+    return folder[0], os.path.join(folder[1], name)
 
 
 def to_settings(options: Options) -> Settings:
@@ -293,6 +305,8 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
     """`settings` knowing what the project headers `path` includes define of `names`."""
+    from .header_facts import included_facts  # (the C/C++ front end: a run over Python files needs none)
+
     facts = included_facts(path, names, project_root_of(path) or os.path.dirname(os.path.abspath(path)), settings)
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings

@@ -1,0 +1,112 @@
+"""Included-header facts kept between runs, like the build facts: with what they were found from.
+
+`header_facts.included_facts` reads the file, the project headers it includes, and looks for
+each include in a few folders (and in the project's header index, its walk). A run's memo (the
+results cache) keeps the facts under the file, the names asked about and the settings, with the
+headers the file includes, the status of every header read and every folder looked in, and
+whether the header index was asked (then a digest of the index). A later run takes them while
+the file includes the same headers and all of those are as they were (a file just edited, as
+in a pre-commit run, costs a look at its `#include` lines); facts found from something modified
+less than `RACY_SECONDS` before are not kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..model.settings import Settings
+from .cache import configuration_key
+from .project_walk import RACY_SECONDS, status_of
+
+FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
+Stat = tuple[int, ...]  # a file's or a folder's status (`_file_status`, `status_of`)
+
+
+class HeaderMemo(Protocol):
+    """Where included-header facts are kept between runs (`cache.Cache`)."""
+
+    def header_facts(self, key: bytes) -> object | None: ...
+
+    def keep_header_facts(self, key: bytes, plain: object) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Included:
+    """The project headers one file includes, the folders they were looked for in, and whether
+    the header index was asked."""
+
+    headers: tuple[str, ...]
+    folders: frozenset[str]
+    indexed: bool
+
+
+@dataclass(slots=True)
+class Reads:
+    """What one file's facts were found from."""
+
+    files: set[str]
+    folders: set[str] = field(default_factory=set)
+    indexed: bool = False
+
+    def add(self, included: Included) -> None:
+        self.folders |= included.folders
+        self.indexed = self.indexed or included.indexed
+
+
+_settings_keys: dict[int, tuple[Settings, bytes | None]] = {}
+
+
+def facts_key(start: str, names: frozenset[str], root: str, settings: Settings) -> bytes | None:
+    """The memo's key of the facts of `names` in what `start` includes (None: settings not keyable)."""
+    known = _settings_keys.get(id(settings))
+    if known is None or known[0] is not settings:
+        known = _settings_keys[id(settings)] = (settings, configuration_key((settings,)))
+    if known[1] is None:
+        return None
+    text = "\0".join((start, root, *sorted(names))).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(known[1] + text).digest()[:16]
+
+
+def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Callable[[], bytes]) -> object | None:
+    """The facts kept under `key`, when the file still includes the headers `first` and every
+    file and folder they came from is unchanged."""
+    kept = memo.header_facts(key)
+    try:
+        plain, included, files, folders, token = kept  # type: ignore[misc]
+    except (TypeError, ValueError):
+        return None
+    if included != first or token is not None and index() != token:
+        return None
+    if any(_file_status(path) != status for path, status in files):
+        return None
+    if any(status_of(path) != status for path, status in folders):
+        return None
+    return plain
+
+
+def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, first: tuple[str, ...],
+               index: Callable[[], bytes]) -> None:
+    """Keep the facts for the next run, unless something they came from changed just now."""
+    racy = time.time_ns() - RACY_SECONDS * 10**9
+    files = _statuses(reads.files, _file_status)
+    folders = _statuses(reads.folders, status_of)
+    if any(status[1] > racy for _, status in (*files, *folders)):
+        return
+    memo.keep_header_facts(key, (plain, first, files, folders, index() if reads.indexed else None))
+
+
+def _statuses(paths: Iterable[str], status: Callable[[str], Stat]) -> tuple[tuple[str, Stat], ...]:
+    return tuple((path, status(path)) for path in sorted(paths))
+
+
+def _file_status(path: str) -> FileStatus:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (0, 0, 0, 0)
+    return status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size

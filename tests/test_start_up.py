@@ -1,0 +1,43 @@
+"""Start-up by need: a check of C/C++ files imports no Python front end, a check of Python files
+none of the C/C++ one, and a warm run no build-file reader (the real command line, in a fresh
+process that reports the modules it imported)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RUN = ("import json, sys; from hipify_guard.cli.main import main\n"
+       "try:\n    main()\nexcept SystemExit:\n    pass\n"
+       "print(json.dumps(sorted(name for name in sys.modules if name.startswith('hipify_guard'))), file=sys.stderr)")
+PYTHON_SIDE = ("hipify_guard.python.source", "hipify_guard.model.python_analysis", "hipify_guard.checks.python_versions")
+CPP_SIDE = ("hipify_guard.model.analysis", "hipify_guard.cpp.scanner", "hipify_guard.fix.verify",
+            "hipify_guard.checks.guard_outcome", "hipify_guard.project.header_facts")  # (the last two: when needed)
+READERS = ("hipify_guard.project.cmake_reader", "hipify_guard.project.setup_py_reader")
+
+
+def imported(cwd: Path, *args: str) -> set[str]:
+    environment = {**os.environ, "HIPIFY_GUARD_CACHE_DIR": str(cwd.parent / "cache"), "XDG_CACHE_HOME": str(cwd.parent)}
+    completed = subprocess.run([sys.executable, "-c", RUN, "check", "--exit-zero", *args], cwd=cwd, env=environment,
+                               capture_output=True, text=True, timeout=120, check=True)
+    return set(json.loads(completed.stderr.strip().splitlines()[-1]))
+
+
+def test_each_language_imports_its_own_front_end_only(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "k.cu").write_text("#if CUDA_VERSION >= 11000\n#endif\n")
+    (root / "m.py").write_text("import torch\nif torch.version.cuda:\n    pass\n")
+    (root / "CMakeLists.txt").write_text("project(p)\nadd_compile_definitions(USE_ROCM)\n")
+    for path in (*root.iterdir(), root):  # (older than the cache's racy window: their facts are kept)
+        os.utime(path, (time.time() - 10, time.time() - 10))
+    cpp = imported(root, "k.cu")
+    assert not cpp & set(PYTHON_SIDE) and set(CPP_SIDE[:4]) - {"hipify_guard.fix.verify"} <= cpp
+    assert set(READERS) <= cpp  # (the first run reads the build files)
+    python = imported(root, "m.py")
+    assert not python & {*CPP_SIDE, *READERS} and set(PYTHON_SIDE) <= python
+    assert not imported(root, "k.cu") & set(READERS)  # (a later one takes their facts from the cache)

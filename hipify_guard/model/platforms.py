@@ -29,6 +29,7 @@ from ..cpp.evaluator import EMPTY, Configuration, EvalError, evaluate, truth
 from ..cpp.nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
 
 MAX_CONFIGURATIONS = 50_000
+MAX_EVALUATIONS = 200_000  # configurations x literals of one satisfiability sweep
 UNDEFINED = None
 
 CUDA_VERSION_MACROS = (
@@ -285,7 +286,7 @@ def satisfiable(literals: Sequence[tuple[Term, bool]], platform: Platform) -> bo
     for component in _components(literals, platform):
         if any(inexact(item, platform) for item, _ in component):
             continue
-        configs = configurations([item for item, _ in component], platform, exhaustive=True)
+        configs = configurations([item for item, _ in component], platform, exhaustive=True, literals=len(component))
         if configs is None:
             continue
         if not any(_holds(component, config) for config in configs):
@@ -330,9 +331,10 @@ def _variables(item: Term, platform: Platform) -> set[str]:
     return {name for name in renamed if name not in platform.fixed} | set(item.calls)
 
 
-def configurations(items: Sequence[Term], platform: Platform,
-                   exhaustive: bool = False) -> Iterator[dict[str, int | str]] | None:
-    """Every critical configuration for `items` on `platform`, or None if there are too many.
+def configurations(items: Sequence[Term], platform: Platform, exhaustive: bool = False,
+                   literals: int = 1) -> Iterator[dict[str, int | str]] | None:
+    """Every critical configuration for `items` on `platform`, or None if there are too many (or
+    too many to try against `literals` literals each: MAX_EVALUATIONS).
     `exhaustive`: a macro with a range that is approximate in an item takes every value of it."""
     constants = frozenset().union(*(item.constants for item in items))
     targets: dict[str, list[str]] = {}
@@ -348,7 +350,7 @@ def configurations(items: Sequence[Term], platform: Platform,
     total = 1
     for options in choices:
         total *= len(options)
-        if total > MAX_CONFIGURATIONS:
+        if total > MAX_CONFIGURATIONS or total * literals > MAX_EVALUATIONS:
             return None
     keys = [*targets.values(), *([call] for call in calls)]
     return _assignments(keys, choices)

@@ -11,8 +11,9 @@ component (the literals that share a free macro with it, transitively) swept aga
 critical value of its component; tests/test_reachability.py compares the two on generated trees).
 A component is assumed satisfiable (as one with too many configurations already is) when its
 sweep is inexact (see the platforms module) and finds no witness, when it holds more than
-MAX_COMPONENT_LITERALS literals or when its sweep would take more than MAX_EVALUATIONS
-evaluations; it stays so for the rest of its subtree, since a component only grows along a path.
+MAX_COMPONENT_LITERALS literals or when its sweep would take more than the platforms module's
+MAX_EVALUATIONS evaluations, the bound `satisfiable` keeps too; it stays so for the rest of its
+subtree, since a component only grows along a path.
 Real code is far below both limits.
 """
 
@@ -35,7 +36,6 @@ from .platforms import (
 )
 
 MAX_COMPONENT_LITERALS = 256
-MAX_EVALUATIONS = 200_000  # configurations x literals of one component sweep
 Literal = tuple[Term, bool]
 Value = int | str | None
 _MISSING = object()
@@ -190,8 +190,8 @@ class _Path:
         if component is None:
             return
         terms = [item for item, _ in component]
-        configs = configurations(terms, self.platform, exhaustive=True)
-        if configs is None or _product(_sizes(terms, self.platform)) * len(component) > MAX_EVALUATIONS:
+        configs = configurations(terms, self.platform, exhaustive=True, literals=len(component))
+        if configs is None:
             self._assume(itertools.chain.from_iterable(map(self.variables, terms)))
             return
         config = _first_satisfying(component, configs)
@@ -234,18 +234,6 @@ class _Path:
                     values[target] = config.get(name, UNDEFINED)
             values.update((call, config[call]) for call in item.calls)
         return values
-
-
-def _sizes(terms: Sequence[Term], platform: Platform) -> list[int]:
-    """The number of critical values of each free variable of `terms` (as exhaustive
-    `configurations` counts)."""
-    constants = frozenset().union(*(item.constants for item in terms))
-    targets = {platform.renames.get(name, name) for item in terms for name in item.names}
-    valued = {platform.renames.get(name, name) for item in terms for name in item.names if item.reads_value(name)}
-    whole = {platform.renames.get(name, name) for item in terms for name in item.approximate}
-    calls = frozenset().union(*(item.calls for item in terms))
-    return ([len(_candidates(target, platform, constants, target in valued, target in whole)) for target in targets]
-            + [len(constants)] * len(calls))
 
 
 def _product(sizes: Iterable[int]) -> int:

@@ -1,0 +1,1432 @@
+#!/usr/bin/env python3
+"""Mine the ROCm decisions maintainers made on CUDA version guards, from git histories.
+
+Standalone: the Python standard library, the git CLI and gcc (as an exact C preprocessor).
+It does not import hipify_guard, so that the data it produces does not depend on the tool it
+is meant to measure.
+
+For each repository (a bare git directory, optionally `DIR@REF`), it walks the history of REF
+(default HEAD, merges skipped) with `git log -G` for commits whose patch adds or removes a line
+naming a CUDA version macro (CUDA_VERSION, CUDART_VERSION, __CUDACC_VER_MAJOR/MINOR/BUILD__,
+or a project alias of them), or a preprocessor conditional naming a ROCm macro. In each such
+(commit, file) it reads the file at the parent and at the commit, finds every conditional that
+tests a CUDA version macro and no ROCm macro at the parent (a *guard*), and keeps the guard when
+the commit
+
+* rewrites it (form `rewrite`): a directive line of the guard is removed and, in the same change
+  block of the diff, a conditional is added that names a CUDA version macro *and* a ROCm macro;
+  the two are paired by similarity, one to one; or
+* adds a ROCm arm before it or around it (form `arm`): the guard's condition is kept (same
+  text, as #if or #elif) and, in the commit, a conditional naming a ROCm macro is added as an
+  earlier arm of its chain or as an arm of an enclosing chain.
+
+The decision on ROCm is computed with gcc's preprocessor (`gcc -E -P -undef -nostdinc -x c++`):
+
+* `rewrite`: the new condition is evaluated under a ROCm model (every ROCm macro it names
+  defined, CUDA macros undefined) for ROCm releases 1.0 .. 7.9 (version macros set
+  consistently: ROCM_VERSION, HIP_VERSION (pre-4.3 and later encodings), HIP_VERSION_MAJOR/...,
+  TORCH_HIP_VERSION), for the host and the device pass (__HIP_DEVICE_COMPILE__), and for every
+  assignment (undefined / 1) of the identifiers the model does not know. Constant true:
+  `include`; constant false: `exclude`; false then true from a release on: `rocm-min=X.Y`;
+  anything else (depends on an unknown identifier or the pass, not monotone): `other`.
+* `arm`: the same, for "ROCm reaches the guard's arm" in a skeleton of the file at the commit.
+
+Then the whole chain: a skeleton of each file (every directive kept except #include, #error,
+#warning, #pragma, #line; every other line of the chain's region replaced by a marker of its
+line number; the chains enclosing the region forced onto it, except those the commit added with
+a ROCm macro) is preprocessed under the ROCm model; the arms whose markers survive are the arms
+ROCm takes. After the commit, surviving lines are mapped back to the parent's arms through the
+diff (and the rewritten directive to the guard it replaces); surviving lines that the commit
+added count as `new`.
+
+Output: guards.tsv (one row per guard), branches.jsonl (the parent's chain: each arm's directive
+and body, and the arms ROCm takes before/after per ROCm release), mine.log (counts and skipped
+cases). See README.md next to this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+EXTENSIONS = ("c", "cc", "cpp", "cxx", "h", "hh", "hpp", "cu", "cuh", "hip", "inl")
+PATHSPECS = [f"*.{e}" for e in EXTENSIONS]
+
+CUDA_VERSION_MACROS = (
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDACC_VER_BUILD__",
+)
+# Names a ROCm build never defines (native HIP): CUDA toolkit and nvcc macros.
+CUDA_ONLY_RE = re.compile(
+    r"^(?:__CUDA\w*|CUDA_\w+|CUDART_\w+|__CUDACC\w*|__NVCC\w*|__NVCOMPILER\w*|CUBLAS_\w+|"
+    r"CUSPARSE_\w+|CUSOLVER_\w+|CUFFT_\w+|CURAND_\w+|CUDNN_\w+|__CUDNN\w*|NVTX_\w+|"
+    r"CUTLASS_\w+|CUB_\w+|THRUST_\w+|__HIP_PLATFORM_NVIDIA__|__HIP_PLATFORM_NVCC__)$"
+)
+ROCM_FIXED = {
+    "USE_ROCM",
+    "__HIP_PLATFORM_AMD__",
+    "__HIP_PLATFORM_HCC__",
+    "__HIPCC__",
+    "__HIP__",
+    "__HIP_DEVICE_COMPILE__",
+    "HIP_VERSION",
+    "HIP_VERSION_MAJOR",
+    "HIP_VERSION_MINOR",
+    "HIP_VERSION_PATCH",
+    "ROCM_VERSION",
+    "ROCM_VERSION_MAJOR",
+    "ROCM_VERSION_MINOR",
+    "ROCM_VERSION_PATCH",
+    "TORCH_HIP_VERSION",
+}
+VERSION_MACROS = {
+    "HIP_VERSION",
+    "HIP_VERSION_MAJOR",
+    "HIP_VERSION_MINOR",
+    "HIP_VERSION_PATCH",
+    "ROCM_VERSION",
+    "ROCM_VERSION_MAJOR",
+    "ROCM_VERSION_MINOR",
+    "ROCM_VERSION_PATCH",
+    "TORCH_HIP_VERSION",
+}
+# A project macro for ROCm: a HIP/ROCM/AMD/HCC word right after USE/HAVE/ENABLE/USING/WITH/
+# BUILD/COMPILING (GGML_USE_HIP, MAGMA_HAVE_HIP, USE_AMD_ROCM, KOKKOS_ENABLE_HIP, ...).
+PROJECT_ROCM_RE = re.compile(
+    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP\w*|ROCM\w*|AMD\w*|HCC\w*)$"
+)
+NOT_ROCM_RE = re.compile(r"NVIDIA|NVCC|CUDA|MUSA")
+# gcc may not know these in #if; leave them alone (never "free identifiers").
+KEYWORDS = {"defined", "true", "false", "__has_include", "__has_include_next", "__has_builtin",
+            "__has_attribute", "__has_cpp_attribute", "__has_feature", "__has_extension"}
+
+ROCM_RELEASES = [(M, m, 0) for M in range(1, 8) for m in range(10)]  # 1.0 .. 7.9
+CHAIN_RELEASES = [(4, 0, 0), (5, 0, 0), (6, 0, 0), (6, 2, 0), (7, 0, 0)]
+CURRENT_ROCM = (6, 2, 0)
+
+DIRECTIVE_RE = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)", re.S)
+IDENT_RE = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+NUMBER_RE = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b")
+BODY_LIMIT = 200
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- names
+
+
+def is_rocm_macro(name: str) -> bool:
+    if name in ROCM_FIXED:
+        return True
+    if NOT_ROCM_RE.search(name):
+        return False
+    return bool(PROJECT_ROCM_RE.search(name))
+
+
+def identifiers(cond: str) -> list[str]:
+    # Drop character and string literals (in __has_include("x.h")) before reading names.
+    text = re.sub(r'"[^"]*"|<[^<>]*\.[hH]\w*>', " ", cond)
+    return IDENT_RE.findall(text)
+
+
+def cond_names(cond: str) -> set[str]:
+    return set(identifiers(cond))
+
+
+# --------------------------------------------------------------------------- git
+
+
+def git(gitdir: str, *args: str, check=True) -> str:
+    proc = subprocess.run(
+        ["git", "--git-dir", gitdir, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args[:3])}...: {proc.stderr.decode(errors='replace')}")
+    return proc.stdout.decode("utf-8", errors="replace")
+
+
+class Blobs:
+    """`git cat-file --batch`, one process per repository."""
+
+    def __init__(self, gitdir: str):
+        self.proc = subprocess.Popen(
+            ["git", "--git-dir", gitdir, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+
+    def get(self, rev: str, path: str) -> str | None:
+        self.proc.stdin.write(f"{rev}:{path}\n".encode())
+        self.proc.stdin.flush()
+        header = self.proc.stdout.readline().decode()
+        if header.endswith("missing\n") or " " not in header:
+            return None
+        size = int(header.split()[2])
+        data = self.proc.stdout.read(size)
+        self.proc.stdout.read(1)
+        return data.decode("utf-8", errors="replace")
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+# --------------------------------------------------------------------------- directives
+
+
+@dataclass
+class Directive:
+    start: int  # 1-based first physical line
+    end: int  # last physical line (continuations)
+    kind: str  # if, ifdef, ifndef, elif, else, endif, define, include, ...
+    text: str  # the logical line, comments stripped, whitespace collapsed
+    cond: str = ""  # the condition of if/elif (ifdef X -> defined(X), ifndef X -> !defined(X))
+    chain: int = -1  # chain id for if/elif/else/endif
+    arm: int = -1  # arm index in the chain (endif: number of arms)
+    parent: tuple[int, int] | None = None  # (chain, arm) enclosing this directive
+
+
+@dataclass
+class Chain:
+    id: int
+    arms: list[Directive] = field(default_factory=list)
+    endif: Directive | None = None
+    parent: tuple[int, int] | None = None
+
+
+@dataclass
+class Source:
+    lines: list[str]
+    directives: list[Directive]
+    by_start: dict[int, Directive]
+    line_directive: dict[int, Directive]  # every physical line of a directive
+    chains: list[Chain]
+    balanced: bool
+    code: dict[int, str]  # line -> code outside comments, for non-directive lines that have some
+    defines: dict | None = None
+
+    def arm_range(self, chain: int, arm: int) -> tuple[int, int]:
+        """Body lines (first, last) of an arm, inclusive; may be empty (first > last)."""
+        c = self.chains[chain]
+        d = c.arms[arm]
+        nxt = c.arms[arm + 1] if arm + 1 < len(c.arms) else c.endif
+        return d.end + 1, (nxt.start - 1 if nxt else len(self.lines))
+
+    def chain_range(self, chain: int) -> tuple[int, int]:
+        c = self.chains[chain]
+        return c.arms[0].start, (c.endif.end if c.endif else len(self.lines))
+
+    def ancestors(self, chain: int) -> list[tuple[int, int]]:
+        out = []
+        p = self.chains[chain].parent
+        while p is not None:
+            out.append(p)
+            p = self.chains[p[0]].parent
+        return out
+
+    def owner(self, line: int, chain: int) -> int | None:
+        """The arm of `chain` whose directive or body holds `line`."""
+        c = self.chains[chain]
+        for i, d in enumerate(c.arms):
+            lo = d.start
+            hi = self.arm_range(chain, i)[1]
+            if lo <= line <= hi:
+                return i
+        return None
+
+
+def strip_comments(text: str, in_comment: bool) -> tuple[str, bool]:
+    """Remove comments from one line (or logical line); return the rest and whether a block
+    comment is still open at its end. String and character literals are kept."""
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        if in_comment:
+            j = text.find("*/", i)
+            if j < 0:
+                return "".join(out), True
+            i = j + 2
+            in_comment = False
+            out.append(" ")
+            continue
+        ch = text[i]
+        if ch == "/" and i + 1 < n and text[i + 1] == "*":
+            in_comment = True
+            i += 2
+            continue
+        if ch == "/" and i + 1 < n and text[i + 1] == "/":
+            break
+        if ch in "\"'":
+            j = i + 1
+            while j < n and text[j] != ch:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out), in_comment
+
+
+def parse_source(text: str) -> Source:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [l.rstrip("\r") for l in lines]
+    directives: list[Directive] = []
+    code_text: dict[int, str] = {}  # line -> its code without comments (lines with code only)
+    in_comment = False
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if not in_comment and line.lstrip().startswith("#"):
+            start = i
+            parts = [line]
+            while parts[-1].endswith("\\") and i + 1 < n:
+                parts[-1] = parts[-1][:-1]
+                i += 1
+                parts.append(lines[i])
+            logical = " ".join(parts)
+            stripped, in_comment = strip_comments(logical, False)
+            m = DIRECTIVE_RE.match(stripped.strip())
+            kind = (m.group(1) or "") if m else ""
+            rest = " ".join(m.group(2).split()) if m else ""
+            d = Directive(start + 1, i + 1, kind, " ".join(stripped.split()))
+            if kind in ("if", "elif"):
+                d.cond = rest
+            elif kind in ("ifdef", "elifdef"):
+                d.cond = f"defined({rest.split()[0] if rest else ''})"
+            elif kind in ("ifndef", "elifndef"):
+                d.cond = f"!defined({rest.split()[0] if rest else ''})"
+            directives.append(d)
+        else:
+            code, in_comment = strip_comments(line, in_comment)
+            code = " ".join(code.split())
+            if code:
+                code_text[i + 1] = code
+        i += 1
+
+    chains: list[Chain] = []
+    stack: list[Chain] = []
+    balanced = True
+    for d in directives:
+        k = d.kind
+        if k in ("if", "ifdef", "ifndef"):
+            c = Chain(len(chains), parent=(stack[-1].id, len(stack[-1].arms) - 1) if stack else None)
+            chains.append(c)
+            stack.append(c)
+            d.chain, d.arm, d.parent = c.id, 0, c.parent
+            c.arms.append(d)
+        elif k in ("elif", "else", "elifdef", "elifndef"):
+            if not stack:
+                balanced = False
+                continue
+            c = stack[-1]
+            d.chain, d.arm, d.parent = c.id, len(c.arms), c.parent
+            c.arms.append(d)
+        elif k == "endif":
+            if not stack:
+                balanced = False
+                continue
+            c = stack.pop()
+            d.chain, d.arm, d.parent = c.id, len(c.arms), c.parent
+            c.endif = d
+        else:
+            if stack:
+                d.parent = (stack[-1].id, len(stack[-1].arms) - 1)
+    if stack:
+        balanced = False
+    by_start = {d.start: d for d in directives}
+    line_directive = {}
+    for d in directives:
+        for l in range(d.start, d.end + 1):
+            line_directive[l] = d
+    return Source(lines, directives, by_start, line_directive, chains, balanced, code_text)
+
+
+# --------------------------------------------------------------------------- diff
+
+
+@dataclass
+class FileDiff:
+    old_path: str
+    new_path: str
+    removed: set[int] = field(default_factory=set)
+    added: set[int] = field(default_factory=set)
+    # change blocks: (removed old lines, added new lines) of one contiguous run of -/+ lines
+    blocks: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    hunks: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def block_of_old(self, line: int) -> int | None:
+        for i, (old, _new) in enumerate(self.blocks):
+            if line in old:
+                return i
+        return None
+
+    def old_to_new(self, line: int) -> int | None:
+        """The line at the commit of an unchanged parent line (None if removed)."""
+        if line in self.removed:
+            return None
+        if line in self.ctx_old:
+            return self.ctx_old[line]
+        delta = 0
+        for os_, ol, ns, nl in self.hunks:
+            old_first = os_ if ol else os_ + 1
+            new_first = ns if nl else ns + 1
+            if line < old_first:
+                break
+            delta = (new_first + nl) - (old_first + ol)
+        return line + delta
+
+    def new_to_old(self, line: int) -> int | None:
+        """The parent line of an unchanged line at the commit (None if added)."""
+        if line in self.added:
+            return None
+        if line in self.ctx_new:
+            return self.ctx_new[line]
+        delta = 0
+        for os_, ol, ns, nl in self.hunks:
+            old_first = os_ if ol else os_ + 1
+            new_first = ns if nl else ns + 1
+            if line < new_first:
+                break
+            delta = (old_first + ol) - (new_first + nl)
+        return line + delta
+
+
+def parse_hunks(patch_lines: list[str], fd: FileDiff) -> None:
+    fd.ctx_old = {}
+    fd.ctx_new = {}
+    i = 0
+    n = len(patch_lines)
+    while i < n:
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", patch_lines[i])
+        if not m:
+            i += 1
+            continue
+        os_, ol = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+        ns, nl = int(m.group(3)), int(m.group(4) if m.group(4) is not None else 1)
+        fd.hunks.append((os_, ol, ns, nl))
+        o, nw = (os_ if ol else os_ + 1), (ns if nl else ns + 1)
+        i += 1
+        cur_old: list[int] = []
+        cur_new: list[int] = []
+
+        def flush():
+            if cur_old or cur_new:
+                fd.blocks.append((list(cur_old), list(cur_new)))
+                cur_old.clear()
+                cur_new.clear()
+
+        while i < n and not patch_lines[i].startswith("@@"):
+            pl = patch_lines[i]
+            tag = pl[:1]
+            if tag == " " or pl == "":
+                flush()
+                fd.ctx_old[o] = nw
+                fd.ctx_new[nw] = o
+                o += 1
+                nw += 1
+            elif tag == "-":
+                fd.removed.add(o)
+                cur_old.append(o)
+                o += 1
+            elif tag == "+":
+                fd.added.add(nw)
+                cur_new.append(nw)
+                nw += 1
+            elif tag == "\\":
+                pass
+            else:
+                break
+            i += 1
+        flush()
+
+
+def unquote_path(p: str) -> str:
+    if p.startswith('"') and p.endswith('"'):
+        return p[1:-1].encode("latin-1", errors="replace").decode("unicode_escape").encode(
+            "latin-1", errors="replace").decode("utf-8", errors="replace")
+    return p
+
+
+@dataclass
+class Commit:
+    sha: str
+    parents: list[str]
+    date: str
+    subject: str
+    files: list[FileDiff]
+
+
+LOG_CACHE: str | None = None
+
+
+def log_commits(gitdir: str, ref: str, regex: str) -> list[Commit]:
+    """Commits of `ref` (no merges) whose patch adds/removes a line matching `regex`, with the
+    patches of the matching C/C++/CUDA/HIP files."""
+    key = hashlib.sha256(f"{os.path.abspath(gitdir)}\0{ref}\0{regex}".encode()).hexdigest()[:24]
+    cached = os.path.join(LOG_CACHE, key + ".log") if LOG_CACHE else None
+    if cached and os.path.exists(cached):
+        with open(cached, encoding="utf-8") as f:
+            return parse_log(f.read())
+    proc = subprocess.Popen(
+        ["git", "--git-dir", gitdir, "log", ref, "--no-merges", "--no-color", "--no-ext-diff",
+         "--no-textconv", "-M", "--unified=3", "-p", "-G", regex,
+         "--format=%x00commit %H %P%x00%aI%x00%s", "--", *PATHSPECS],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    out = proc.stdout.read().decode("utf-8", errors="replace")
+    if proc.wait() != 0:
+        raise RuntimeError(f"git log failed in {gitdir}")
+    if cached:
+        os.makedirs(LOG_CACHE, exist_ok=True)
+        with open(cached + ".tmp", "w", encoding="utf-8") as f:
+            f.write(out)
+        os.replace(cached + ".tmp", cached)
+    return parse_log(out)
+
+
+def parse_log(out: str) -> list[Commit]:
+    commits: list[Commit] = []
+    for chunk in out.split("\x00commit ")[1:]:
+        head, date, rest = chunk.split("\x00", 2)
+        subject, _, patch = rest.partition("\n")
+        ids = head.split()
+        c = Commit(ids[0], ids[1:], date, subject, [])
+        for part in re.split(r"^diff --git ", patch, flags=re.M)[1:]:
+            plines = part.split("\n")
+            old_path = new_path = None
+            body_start = None
+            for j, pl in enumerate(plines[:12]):
+                if pl.startswith("--- "):
+                    old_path = pl[4:]
+                elif pl.startswith("+++ "):
+                    new_path = pl[4:]
+                    body_start = j + 1
+                    break
+            if body_start is None or old_path is None or new_path is None:
+                continue  # binary, pure rename or mode change
+            old_path, new_path = unquote_path(old_path), unquote_path(new_path)
+            if old_path == "/dev/null" or new_path == "/dev/null":
+                continue  # file added or deleted: nothing to pair
+            fd = FileDiff(old_path[2:], new_path[2:])
+            parse_hunks(plines[body_start:], fd)
+            c.files.append(fd)
+        if c.files and c.parents:
+            commits.append(c)
+    return commits
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def version_macros(v: tuple[int, int, int]) -> dict[str, int]:
+    M, m, p = v
+    return {
+        "ROCM_VERSION": M * 10000 + m * 100 + min(p, 99),
+        "ROCM_VERSION_MAJOR": M,
+        "ROCM_VERSION_MINOR": m,
+        "ROCM_VERSION_PATCH": min(p, 99),
+        "HIP_VERSION": (M * 10000000 + m * 100000 + p) if (M, m) >= (4, 3) else M * 100 + m,
+        "HIP_VERSION_MAJOR": M,
+        "HIP_VERSION_MINOR": m,
+        "HIP_VERSION_PATCH": p,
+        "TORCH_HIP_VERSION": M * 100 + m,
+    }
+
+
+def versions_from_constants(cond: str) -> set[tuple[int, int, int]]:
+    """ROCm releases a condition's constants name (so that a threshold is found exactly)."""
+    out = set()
+    names = cond_names(cond)
+    for tok in NUMBER_RE.findall(cond):
+        c = int(tok, 0)
+        if "ROCM_VERSION" in names and 10000 <= c < 1000000:
+            out.add((c // 10000, c // 100 % 100, c % 100))
+        if "HIP_VERSION" in names:
+            if c >= 10000000:
+                out.add((c // 10000000, c // 100000 % 100, c % 100000))
+            elif 100 <= c < 1000:
+                out.add((c // 100, c % 100, 0))
+        if "TORCH_HIP_VERSION" in names and 100 <= c < 1000:
+            out.add((c // 100, c % 100, 0))
+    return {v for v in out if 1 <= v[0] <= 9 and v[1] < 100}
+
+
+def fmt_version(v: tuple[int, int, int], exact_patch: bool = False) -> str:
+    M, m, p = v
+    return f"{M}.{m}" + (f".{p}" if p and exact_patch else "")
+
+
+class Preprocessor:
+    """Runs gcc's preprocessor on generated text; counts its calls."""
+
+    def __init__(self, gcc: str = "gcc"):
+        self.gcc = gcc
+        self.calls = 0
+
+    def run(self, text: str) -> tuple[str, str, int]:
+        self.calls += 1
+        proc = subprocess.run(
+            [self.gcc, "-E", "-P", "-undef", "-nostdinc", "-x", "c++", "-w", "-"],
+            input=text.encode(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        return (proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace"),
+                proc.returncode)
+
+    def truth_table(self, cond: str, configs: list[dict[str, int | None]],
+                    defs: dict[str, str] | None = None):
+        """Value (True/False, None for an error) of `#if cond` under each configuration, with
+        the file's own object-like macros `defs` defined once before."""
+        names = sorted({k for c in configs for k in c} - set(defs or ()))
+        lines: list[str] = [f"#define {k} {v}" for k, v in sorted((defs or {}).items())]
+        if_line: dict[int, int] = {}
+        for i, c in enumerate(configs):
+            for k in names:
+                lines.append(f"#undef {k}")
+                v = c.get(k)
+                if v is not None:
+                    lines.append(f"#define {k} {v}")
+            lines.append(f"#if {cond}")
+            if_line[len(lines)] = i
+            lines += [f"@@ {i} 1", "#else", f"@@ {i} 0", "#endif"]
+        out, err, _ = self.run("\n".join(lines) + "\n")
+        values: list[bool | None] = [None] * len(configs)
+        for m in re.finditer(r"@@ (\d+) ([01])", out):
+            values[int(m.group(1))] = m.group(2) == "1"
+        for m in re.finditer(r"<stdin>:(\d+):\d+: error", err):
+            i = if_line.get(int(m.group(1)))
+            if i is not None:
+                values[i] = None
+        return values
+
+
+# Platforms other than ROCm: their macros are undefined in a ROCm build.
+OTHER_PLATFORM_RE = re.compile(r"MUSA|SYCL|__HIP_PLATFORM_NV")
+
+
+def off_on_rocm(name: str, aliases: set[str]) -> bool:
+    return (name in CUDA_VERSION_MACROS or name in aliases or bool(CUDA_ONLY_RE.match(name))
+            or bool(OTHER_PLATFORM_RE.search(name)))
+
+
+def file_defines(src: Source, cond: str) -> dict[str, str]:
+    """Object-like macros that `cond` uses (transitively) and that the file #defines with one
+    body only (not CUDA version or ROCm macros): name -> body."""
+    if src.defines is None:
+        bodies: dict[str, set] = defaultdict(set)
+        for d in src.directives:
+            if d.kind in ("define", "undef"):
+                m = re.match(r"#\s*(?:define|undef)\s+([A-Za-z_]\w*)(\()?\s*(.*)", d.text)
+                if not m:
+                    continue
+                bodies[m.group(1)].add(None if (d.kind == "undef" or m.group(2)) else m.group(3))
+        src.defines = bodies
+    out: dict[str, str] = {}
+    todo = list(cond_names(cond))
+    while todo:
+        n = todo.pop()
+        if n in out or n in CUDA_VERSION_MACROS or is_rocm_macro(n) or n in KEYWORDS:
+            continue
+        b = src.defines.get(n)
+        if b and len(b) == 1 and None not in b:
+            body = next(iter(b))
+            out[n] = body
+            todo += cond_names(body)
+    return out
+
+
+def expr_names(cond: str, defs: dict[str, str]) -> set[str]:
+    names = set(cond_names(cond))
+    for body in defs.values():
+        names |= cond_names(body)
+    return names - set(defs) - KEYWORDS
+
+
+def free_identifiers(names: set[str], aliases: set[str]) -> list[str]:
+    return sorted(n for n in names if not (is_rocm_macro(n) or off_on_rocm(n, aliases)))
+
+
+def assignments(free: list[str], limit: int = 64, seed: str = "") -> list[dict[str, int | None]]:
+    if not free:
+        return [{}]
+    combos = list(itertools.product((None, 1), repeat=min(len(free), 16)))
+    if len(free) > 16 or len(combos) > limit:
+        rng = random.Random(seed)
+        combos = [tuple(rng.choice((None, 1)) for _ in free) for _ in range(limit - 2)]
+        combos = [(None,) * len(free), (1,) * len(free)] + combos
+    return [dict(zip(free, c)) for c in combos]
+
+
+def rocm_configs(cond: str, defs: dict[str, str], aliases: set[str], releases):
+    """(release, pass, assignment) and the macro configuration of each, for the ROCm model."""
+    names = expr_names(cond, defs)
+    rocm_on = {n for n in names if is_rocm_macro(n) and n not in VERSION_MACROS
+               and n != "__HIP_DEVICE_COMPILE__"}
+    off = {n for n in names if off_on_rocm(n, aliases) and not is_rocm_macro(n)}
+    free = free_identifiers(names, aliases)
+    keys, configs = [], []
+    for v in releases:
+        for device in (False, True):
+            for a in assignments(free, seed=cond):
+                c: dict[str, int | None] = {n: 1 for n in rocm_on}
+                c.update({n: None for n in off})
+                c.update(version_macros(v))
+                c["__HIP_DEVICE_COMPILE__"] = 1 if device else None
+                c.update(a)
+                keys.append((v, device, tuple(sorted(a.items()))))
+                configs.append(c)
+    return keys, configs, free
+
+
+def classify(keys, values, free) -> tuple[str, str]:
+    """Decision and a note from the truth table of a ROCm sweep."""
+    if any(v is None for v in values):
+        return "other", "preprocessor error under the ROCm model"
+    by_release: dict[tuple, set] = defaultdict(set)
+    for (rel, _device, _a), v in zip(keys, values):
+        by_release[rel].add(v)
+    releases = sorted(by_release)
+    if any(len(by_release[r]) > 1 for r in releases):
+        notes = []
+        cell: dict = defaultdict(set)
+        for (rel, _device, a), v in zip(keys, values):
+            cell[(rel, a)].add(v)
+        if any(len(x) > 1 for x in cell.values()):
+            notes.append("depends on the pass (__HIP_DEVICE_COMPILE__)")
+        cell = defaultdict(set)
+        for (rel, device, _a), v in zip(keys, values):
+            cell[(rel, device)].add(v)
+        if any(len(x) > 1 for x in cell.values()):
+            notes.append("depends on " + ",".join(free))
+        return "other", "; ".join(notes) or "not constant"
+    seq = [next(iter(by_release[r])) for r in releases]
+    if all(seq):
+        return "include", ""
+    if not any(seq):
+        return "exclude", ""
+    first_true = seq.index(True)
+    if all(seq[first_true:]):
+        return f"rocm-min={fmt_version(releases[first_true], exact_patch=True)}", ""
+    on = [fmt_version(r) for r, x in zip(releases, seq) if x]
+    return "other", f"not monotone in the ROCm release (true at {on[0]}..{on[-1]}, {len(on)} points)"
+
+
+def rocm_decision(pp: Preprocessor, cond: str, defs: dict[str, str], aliases: set[str]):
+    text = cond + " " + " ".join(defs.values())
+    releases = sorted(set(ROCM_RELEASES) | versions_from_constants(text))
+    keys, configs, free = rocm_configs(cond, defs, aliases, releases)
+    values = pp.truth_table(cond, configs, defs)
+    decision, note = classify(keys, values, free)
+    return decision, note, free
+
+
+def cuda_equivalent(pp: Preprocessor, old: str, old_defs, new: str, new_defs,
+                    aliases: set[str]) -> tuple[bool, str]:
+    """Whether old and new agree when compiled for CUDA (CUDA version macros defined, ROCm macros
+    undefined) over CUDA 7.0 .. 13.9 and random values of the other identifiers; a
+    counter-example when not."""
+    names = sorted(expr_names(old, old_defs) | expr_names(new, new_defs))
+    text = " ".join([old, new, *old_defs.values(), *new_defs.values()])
+    consts = {int(t, 0) for t in NUMBER_RE.findall(text)}
+    cands = sorted({0, 1} | {c + d for c in consts for d in (-1, 0, 1) if c + d >= 0})
+    cuda_versions = [(M, m) for M in range(7, 14) for m in range(10)]
+    rng = random.Random(old + "\x00" + new)
+    configs = []
+    for i in range(420):
+        M, m = cuda_versions[i % len(cuda_versions)]
+        c: dict[str, int | None] = {}
+        for n in names:
+            if is_rocm_macro(n) or OTHER_PLATFORM_RE.search(n):
+                c[n] = None
+            elif n in ("CUDA_VERSION", "CUDART_VERSION"):
+                c[n] = M * 1000 + m * 10
+            elif n == "__CUDACC_VER_MAJOR__":
+                c[n] = M
+            elif n == "__CUDACC_VER_MINOR__":
+                c[n] = m
+            elif n == "__CUDACC_VER_BUILD__":
+                c[n] = rng.choice((0, 85, 148))
+            else:
+                c[n] = rng.choice([None] + cands)
+        configs.append(c)
+    # both conditions in one file: the definitions of each are set before its #if
+    a = pp.truth_table(old, configs, old_defs)
+    b = pp.truth_table(new, configs, new_defs)
+    for c, x, y in zip(configs, a, b):
+        if x != y:
+            shown = {k: v for k, v in c.items() if v is not None}
+            return False, f"old={x} new={y} at {shown}"
+    return True, ""
+
+
+# --------------------------------------------------------------------------- skeletons
+
+SKIP_KINDS = {"include", "include_next", "import", "error", "warning", "pragma", "line", "ident",
+              "sccs", "assert", "unassert", ""}
+
+
+def skeleton(src: Source, region: tuple[int, int], forced: dict[int, str],
+             reach: int | None = None) -> str:
+    """The file with every directive kept (except SKIP_KINDS; `forced` replaces some, by start
+    line) and every other line of `region` replaced by `@@ <line>`; each conditional directive
+    of the region is followed by a marker of its own line. Other lines become empty."""
+    out = []
+    lo, hi = region
+    for l in range(1, len(src.lines) + 1):
+        d = src.line_directive.get(l)
+        if d is not None:
+            if d.start != l or d.kind in SKIP_KINDS:
+                continue
+            if l == reach:
+                out.append("@@ R")
+            out.append(forced.get(d.start, d.text))
+            if lo <= l <= hi and d.kind in ARM_KINDS:
+                out.append(f"@@ {l}")
+        elif lo <= l <= hi:
+            out.append(f"@@ {l}")
+    return "\n".join(out) + "\n"
+
+
+ARM_KINDS = ("if", "ifdef", "ifndef", "elif", "else", "elifdef", "elifndef")
+
+
+def forced_path(src: Source, chain: int, keep: set[int] = frozenset()) -> dict[int, str]:
+    """Directives to replace so that every chain enclosing `chain` takes the arm holding it
+    (chains in `keep` are left to the preprocessor)."""
+    forced = {}
+    for c_id, arm in src.ancestors(chain):
+        if c_id in keep:
+            continue
+        c = src.chains[c_id]
+        for i, d in enumerate(c.arms):
+            if i < arm:
+                forced[d.start] = "#if 0" if i == 0 else "#elif 0"
+            elif i == arm:
+                forced[d.start] = "#if 1" if i == 0 else ("#else" if d.kind == "else" else "#elif 1")
+    return forced
+
+
+def rocm_model(names: set[str], v: tuple[int, int, int], device: bool) -> list[str]:
+    defs = {n: 1 for n in names if is_rocm_macro(n) and n not in VERSION_MACROS
+            and n != "__HIP_DEVICE_COMPILE__" and (n in ROCM_FIXED or strict_platform(n))}
+    defs.update({n: 1 for n in ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__")})
+    defs.update(version_macros(v))
+    if device:
+        defs["__HIP_DEVICE_COMPILE__"] = 1
+    return [f"#define {k} {val}" for k, val in sorted(defs.items())]
+
+
+STRICT_RE = re.compile(r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP|ROCM|AMD_ROCM|HIPBLAS|HCC|AMD)$")
+
+
+def strict_platform(name: str) -> bool:
+    return bool(STRICT_RE.search(name)) and not NOT_ROCM_RE.search(name)
+
+
+def surviving(pp: Preprocessor, skel: str, names: set[str], v, device) -> tuple[set[int], str]:
+    text = "\n".join(rocm_model(names, v, device)) + "\n" + skel
+    out, err, _ = pp.run(text)
+    lines = {int(m.group(1)) for m in re.finditer(r"@@ (\d+)", out)}
+    if "@@ R" in out:
+        lines.add(0)
+    errs = [l for l in err.splitlines() if "error" in l]
+    return lines, (errs[0] if errs else "")
+
+
+# --------------------------------------------------------------------------- guards
+
+
+def names_cuda(cond: str, aliases: set[str]) -> set[str]:
+    return {n for n in cond_names(cond) if n in CUDA_VERSION_MACROS or n in aliases}
+
+
+def names_rocm(cond: str) -> set[str]:
+    return {n for n in cond_names(cond) if is_rocm_macro(n)}
+
+
+def norm(cond: str) -> str:
+    return re.sub(r"\s+", "", cond)
+
+
+def similarity(a: str, b: str) -> float:
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, norm(a), norm(b)).ratio()
+
+
+@dataclass
+class Guard:
+    repo: str
+    commit: Commit
+    fd: FileDiff
+    parent: Source
+    child: Source
+    g: Directive  # at the parent
+    form: str  # rewrite | arm
+    n: Directive | None  # the new directive (rewrite) or the kept guard (arm) at the commit
+    rocm_dir: Directive | None = None  # arm form: the added ROCm directive
+    position: str = ""  # arm form: before, around, after
+
+
+def find_guards(repo, commit, fd, parent: Source, child: Source, aliases, stats) -> list[Guard]:
+    guards = []
+    cond_kinds = ("if", "elif", "ifdef", "ifndef", "elifdef", "elifndef")
+    old_guards = [d for d in parent.directives if d.kind in cond_kinds
+                  and names_cuda(d.cond, aliases) and not names_rocm(d.cond)]
+    if not old_guards:
+        return guards
+    used_new: set[int] = set()
+    pairs = []
+    # rewrite: guard lines removed, paired in the same change block
+    for g in old_guards:
+        removed = [l for l in range(g.start, g.end + 1) if l in fd.removed]
+        if not removed:
+            continue
+        b = fd.block_of_old(removed[0])
+        if b is None:
+            continue
+        new_lines = fd.blocks[b][1]
+        cands = {}
+        for l in new_lines:
+            d = child.line_directive.get(l)
+            if d is not None and d.kind in cond_kinds:
+                cands[d.start] = d
+        cands = list(cands.values())
+        for d in cands:
+            pairs.append((similarity(g.cond, d.cond), g, d))
+    pairs.sort(key=lambda t: (-t[0], t[1].start, t[2].start))
+    used_old: set[int] = set()
+    for score, g, d in pairs:
+        if g.start in used_old or d.start in used_new:
+            continue
+        if names_rocm(d.cond) and names_cuda(d.cond, aliases):
+            used_old.add(g.start)
+            used_new.add(d.start)
+            guards.append(Guard(repo, commit, fd, parent, child, g, "rewrite", d))
+        elif norm(d.cond) == norm(g.cond) and not names_rocm(d.cond):
+            # re-added with the same condition (maybe #if -> #elif): candidate for the arm form
+            used_old.add(g.start)
+            used_new.add(d.start)
+            arm = arm_guard(repo, commit, fd, parent, child, g, d)
+            if arm:
+                guards.append(arm)
+    for g in old_guards:
+        if g.start in used_old:
+            continue
+        removed = [l for l in range(g.start, g.end + 1) if l in fd.removed]
+        if removed:
+            # removed, no ROCm pairing: count why (CUDA test dropped for a ROCm-only line?)
+            b = fd.block_of_old(removed[0])
+            new_lines = fd.blocks[b][1] if b is not None else []
+            rocm_only = [child.line_directive[l] for l in new_lines if l in child.line_directive
+                         and names_rocm(child.line_directive[l].cond)]
+            if rocm_only:
+                stats["skipped: guard replaced by a ROCm line without the CUDA macro"] += 1
+                stats_examples["rocm-line-without-cuda"].append(
+                    f"{repo} {commit.sha[:12]} {fd.old_path}:{g.start}: {g.cond!r} -> "
+                    f"{rocm_only[0].cond!r}")
+            continue
+        nl = fd.old_to_new(g.start)
+        if nl is None or nl not in child.by_start:
+            continue
+        d = child.by_start[nl]
+        arm = arm_guard(repo, commit, fd, parent, child, g, d)
+        if arm:
+            guards.append(arm)
+    return guards
+
+
+stats_examples: dict[str, list[str]] = defaultdict(list)
+
+
+def arm_guard(repo, commit, fd, parent, child, g, d) -> Guard | None:
+    """The guard `g` kept as `d` at the commit: did the commit add a ROCm arm before it in its
+    chain (position before), around it in an enclosing chain (around), or after it in its chain
+    (after: kept only if ROCm takes that arm, see evaluate_guard)?"""
+    if d.chain < 0 or norm(d.cond) != norm(g.cond):
+        return None
+    # a ROCm arm that the parent already had before, around or after the guard (and the commit
+    # only edited): no new decision
+    pc = parent.chains[g.chain]
+    if any(names_rocm(a.cond) for a in pc.arms if a is not g) or any(
+        names_rocm(a.cond) for c_id, arm in parent.ancestors(g.chain)
+        for a in parent.chains[c_id].arms[: arm + 1]
+    ):
+        return None
+    c = child.chains[d.chain]
+    for earlier in c.arms[: d.arm]:
+        if earlier.start in fd.added and names_rocm(earlier.cond):
+            return Guard(repo, commit, fd, parent, child, g, "arm", d, earlier, "before")
+    for c_id, arm in child.ancestors(d.chain):
+        anc = child.chains[c_id]
+        for a in anc.arms[: arm + 1]:
+            if a.start in fd.added and names_rocm(a.cond):
+                return Guard(repo, commit, fd, parent, child, g, "arm", d, a, "around")
+    for later in c.arms[d.arm + 1 :]:
+        if later.start in fd.added and names_rocm(later.cond):
+            return Guard(repo, commit, fd, parent, child, g, "arm", d, later, "after")
+    return None
+
+
+def added_rocm_chains(child: Source, fd: FileDiff, chain: int) -> list[int]:
+    """Enclosing chains of `chain` that the commit added with a ROCm macro (outermost last)."""
+    out = []
+    for c_id, arm in child.ancestors(chain):
+        anc = child.chains[c_id]
+        if any(a.start in fd.added and names_rocm(a.cond) for a in anc.arms[: arm + 1]):
+            out.append(c_id)
+    return out
+
+
+TRIVIAL = re.compile(r"^[{}();,\s]*$|^(return|break|continue|else|\}\s*else\s*\{?)\s*;?$")
+
+
+def arms_after(child: Source, fd: FileDiff, parent: Source, g: Directive, survivors: set[int],
+               region: tuple[int, int], pair: dict[int, int]) -> str:
+    """Which of the parent chain's arms ROCm runs at the commit: its code lines that survive,
+    mapped to the parent through the diff, or (a line the commit added) to the one parent arm
+    whose body has the same code; `new` for added code no parent arm has. When no code line
+    survives, the arm directives that do (their markers) are mapped instead."""
+    p_lo, p_hi = parent.chain_range(g.chain)
+    arm_code: dict[str, set[int]] = defaultdict(set)
+    for pl, code in parent.code.items():
+        if p_lo <= pl <= p_hi:
+            arm = parent.owner(pl, g.chain)
+            if arm is not None:
+                arm_code[code].add(arm)
+    taken, by_marker = set(), set()
+    new = False
+    for l in sorted(survivors):
+        if not (region[0] <= l <= region[1]):
+            continue
+        if l in child.line_directive:
+            pl = pair.get(l, fd.new_to_old(l))
+            if pl is not None and parent.owner(pl, g.chain) is not None:
+                by_marker.add(parent.owner(pl, g.chain))
+            continue
+        code = child.code.get(l)
+        if code is None:
+            continue
+        pl = fd.new_to_old(l)
+        if pl is not None:
+            arm = parent.owner(pl, g.chain)
+            if arm is not None:
+                taken.add(arm)
+                continue
+            # an unchanged line from outside the parent chain (code the commit moved in)
+        arms = arm_code.get(code, set())
+        if len(arms) == 1:
+            taken |= arms
+        elif not arms and not TRIVIAL.match(code):
+            new = True
+    if not taken and not new:
+        taken = by_marker
+    parts = [str(a) for a in sorted(taken)]
+    if new:
+        parts.append("new")
+    return "+".join(parts) if parts else "none"
+
+
+def arms_before(parent: Source, g: Directive, survivors: set[int]) -> str:
+    taken = {parent.owner(l, g.chain) for l in survivors if l in parent.code}
+    if not taken - {None}:
+        taken = {parent.owner(l, g.chain) for l in survivors}
+    taken.discard(None)
+    return "+".join(str(a) for a in sorted(taken)) if taken else "none"
+
+
+def chain_decision(guard_arm: int, after: str) -> str:
+    """What ROCm runs at the commit, relative to the guard: the code of the guard's arm
+    (include), of another arm or none (exclude), code the commit added (rocm-code)."""
+    parts = after.split("+")
+    if "new" in parts:
+        return "rocm-code"
+    if parts == [str(guard_arm)]:
+        return "include"
+    if str(guard_arm) in parts:
+        return "other"
+    return "exclude"
+
+
+def region_names(src: Source, lo: int, hi: int) -> set[str]:
+    out = set()
+    for d in src.directives:
+        if lo <= d.start <= hi and d.cond:
+            out |= cond_names(d.cond)
+    return out
+
+
+def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | None:
+    parent, child, g, fd = gd.parent, gd.child, gd.g, gd.fd
+    if g.chain < 0 or (gd.n is not None and gd.n.chain < 0):
+        return None
+    row: dict = {}
+    old_cond = g.cond
+    row["old_directive"] = g.text
+    # old condition on ROCm (native HIP: CUDA macros undefined; PyTorch's hipify: CUDA_VERSION
+    # renamed to TORCH_HIP_VERSION)
+    old_defs = file_defines(parent, old_cond)
+    old_dec, _, _ = rocm_decision(pp, old_cond, old_defs, aliases)
+    hip_cond = re.sub(r"\bCUDA_VERSION\b", "TORCH_HIP_VERSION", old_cond)
+    old_hipify = (rocm_decision(pp, hip_cond, old_defs, aliases)[0] if hip_cond != old_cond
+                  else old_dec)
+    row["old_rocm"] = old_dec
+    row["old_rocm_torch_hipify"] = old_hipify
+    if gd.form == "rewrite":
+        n = gd.n
+        row["new_directive"] = n.text
+        row["rocm_macro"] = ",".join(sorted(names_rocm(n.cond)))
+        new_defs = file_defines(child, n.cond)
+        decision, note, free = rocm_decision(pp, n.cond, new_defs, aliases)
+        same, diff = cuda_equivalent(pp, old_cond, old_defs, n.cond, new_defs, aliases)
+        row["cuda_same"] = "yes" if same else "no"
+        row["note"] = note + ("; " if note and diff else "") + (f"CUDA changed: {diff}" if diff else "")
+    else:
+        row["new_directive"] = gd.n.text
+        row["rocm_macro"] = ",".join(sorted(names_rocm(gd.rocm_dir.cond)))
+        row["cuda_same"] = "n/a"
+        row["note"] = (f"ROCm arm added {gd.position} the guard, line {gd.rocm_dir.start}: "
+                       f"{gd.rocm_dir.text}")
+        decision = None
+
+    # chain regions and skeletons
+    p_lo, p_hi = parent.chain_range(g.chain)
+    n = gd.n
+    kept = added_rocm_chains(child, fd, n.chain)
+    outer = kept[-1] if kept else n.chain
+    c_lo, c_hi = child.chain_range(outer)
+    p_forced = forced_path(parent, g.chain)
+    c_forced = forced_path(child, outer)
+    p_skel = skeleton(parent, (p_lo, p_hi), p_forced)
+    c_skel = skeleton(child, (c_lo, c_hi), c_forced)
+    names = (region_names(parent, 1, len(parent.lines))
+             | region_names(child, 1, len(child.lines)))
+    device_too = any(x in names for x in ("__HIP_DEVICE_COMPILE__", "__AMDGCN__", "__gfx90a__"))
+    releases = sorted(set(CHAIN_RELEASES) | versions_from_constants(
+        " ".join(d.cond for d in child.directives if c_lo <= d.start <= c_hi))
+        | versions_from_constants(" ".join(d.cond for d in parent.directives if p_lo <= d.start <= p_hi)))
+    releases = [r for r in releases if (1, 0, 0) <= r]
+    pair = {}
+    if gd.form == "rewrite":
+        for l in range(n.start, n.end + 1):
+            pair[l] = g.start
+    else:
+        for l in range(n.start, n.end + 1):
+            pair[l] = g.start
+    p_free = skeleton(parent, (p_lo, p_hi), {}, reach=p_lo)
+    reached = {}
+    before, after, errors = {}, {}, []
+    guard_taken = {}
+    rocm_arm_taken = []
+    for v in releases:
+        for device in ((False, True) if device_too else (False,)):
+            key = fmt_version(v, exact_patch=True) + (" device" if device else "")
+            sp, e1 = surviving(pp, p_skel, names, v, device)
+            sc, e2 = surviving(pp, c_skel, names, v, device)
+            for e in (e1, e2):
+                if e:
+                    errors.append(e)
+            before[key] = arms_before(parent, g, sp)
+            reached[(v, device)] = 0 in surviving(pp, p_free, names, v, device)[0]
+            after[key] = arms_after(child, fd, parent, g, sc, (c_lo, c_hi), pair)
+            guard_taken[(v, device)] = n.start in sc
+            rocm_arm_taken.append(sc)
+    if gd.form == "arm" and gd.position == "after":
+        if not any(gd.rocm_dir.start in s_ for s_ in rocm_arm_taken):
+            return None  # ROCm never reaches the added arm: the guard's outcome is unchanged
+    if gd.form == "arm":
+        # decision: does ROCm reach the guard's arm, over the releases?
+        keys = [(v, dev, ()) for (v, dev) in guard_taken]
+        decision, note = classify(keys, list(guard_taken.values()), [])
+        if note:
+            row["note"] += "; " + note
+    row["decision"] = decision
+    keys = [(v, dev, ()) for (v, dev) in reached]
+    reach, _ = classify(keys, list(reached.values()), [])
+    row["rocm_reaches"] = {"include": "yes", "exclude": "no"}.get(reach, reach.replace("rocm-min=", "from "))
+    cur = fmt_version(CURRENT_ROCM)
+    row["rocm_arm_before"] = before.get(cur, "")
+    row["rocm_arm_after"] = after.get(cur, "")
+    row["chain_decision"] = chain_decision(g.arm, row["rocm_arm_after"])
+    line_says, chain_says = row["decision"], row["chain_decision"]
+    if {line_says, chain_says} == {"include", "exclude"}:
+        row["decision"] = "other"
+        row["note"] = (f"the new condition says {line_says} but ROCm runs "
+                       + ("the guard's arm" if chain_says == "include" else "another arm")
+                       + " (branches swapped or moved)" + ("; " + row["note"] if row["note"] else ""))
+    row["chain_arms"] = len(parent.chains[g.chain].arms)
+    row["guard_arm"] = g.arm
+    row["chain_error"] = errors[0][:160] if errors else ""
+    row["_before"] = before
+    row["_after"] = after
+    row["_region_parent"] = (p_lo, p_hi)
+    row["_region_child"] = (c_lo, c_hi)
+    return row
+
+
+def arm_records(src: Source, chain: int) -> list[dict]:
+    out = []
+    c = src.chains[chain]
+    for i, d in enumerate(c.arms):
+        lo, hi = src.arm_range(chain, i)
+        body = src.lines[lo - 1 : hi] if hi >= lo else []
+        rec = {"arm": i, "line": d.start, "directive": d.text, "body_first_line": lo,
+               "body_lines": len(body)}
+        if len(body) > BODY_LIMIT:
+            rec["body"] = "\n".join(body[:BODY_LIMIT])
+            rec["truncated"] = f"body has {len(body)} lines; the first {BODY_LIMIT} are kept"
+        else:
+            rec["body"] = "\n".join(body)
+        out.append(rec)
+    if c.endif:
+        out.append({"endif_line": c.endif.start})
+    return out
+
+
+# --------------------------------------------------------------------------- aliases
+
+
+def find_aliases(gitdir: str, ref: str) -> dict[str, str]:
+    """Macros #defined at `ref` from a CUDA version macro (or from such an alias), without a
+    ROCm macro: name -> definition."""
+    pattern = r"(CUDA_VERSION|CUDART_VERSION|__CUDACC_VER_(MAJOR|MINOR|BUILD)__)"
+    files = git(gitdir, "grep", "-l", "-E", pattern, ref, "--", *PATHSPECS, check=False).split()
+    defs: dict[str, str] = {}
+    blobs = Blobs(gitdir)
+    for f in files:
+        rev, _, path = f.partition(":")
+        text = blobs.get(rev, path)
+        if text is None:
+            continue
+        for d in parse_source(text).directives:
+            if d.kind != "define":
+                continue
+            m = re.match(r"#\s*define\s+([A-Za-z_]\w*)(\([^)]*\))?\s*(.*)", d.text)
+            if not m or m.group(2):
+                continue
+            name, body = m.group(1), m.group(3)
+            if name in CUDA_VERSION_MACROS or is_rocm_macro(name) or not body:
+                continue
+            if names_rocm(body):
+                continue
+            if set(identifiers(body)) & set(CUDA_VERSION_MACROS):
+                defs.setdefault(name, " ".join(body.split()))
+    blobs.close()
+    return defs
+
+
+# --------------------------------------------------------------------------- driver
+
+ROCM_DIRECTIVE_REGEX = (
+    r"^[[:space:]]*#[[:space:]]*(el)?if.*(USE_ROCM|__HIP|HIP_VERSION|ROCM_VERSION|"
+    r"(USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(HIP|ROCM|AMD|HCC))"
+)
+
+COLUMNS = [
+    ("id", "stable id: repo short name, commit[:12], path at parent, line"),
+    ("split", "dev or heldout (sha256 of the commit SHA: first byte < 154 -> dev, about 60%)"),
+    ("repo", "owner/name"),
+    ("commit", "full SHA of the commit that made the decision"),
+    ("parent", "full SHA of its first parent"),
+    ("date", "author date of the commit"),
+    ("path", "file path at the parent"),
+    ("line", "first line of the old guard directive at the parent (1-based)"),
+    ("form", "rewrite: the guard line was replaced by one naming a ROCm macro; arm: a ROCm arm "
+             "was added before or around the kept guard"),
+    ("old_cond", "condition of the old guard (comments removed; #ifdef X -> defined(X))"),
+    ("new_cond", "rewrite: condition of the new line; arm: the kept guard's condition"),
+    ("new_line", "first line of the new (or kept) directive at the commit"),
+    ("rocm_macro", "ROCm macros named by the new line (arm: by the added ROCm arm)"),
+    ("decision", "maintainer's decision for ROCm: exclude, include, rocm-min=X.Y, other"),
+    ("old_rocm", "the old condition under the same ROCm model (native HIP: CUDA macros undefined)"),
+    ("old_rocm_torch_hipify", "the old condition after PyTorch's hipify (CUDA_VERSION -> TORCH_HIP_VERSION)"),
+    ("cuda_same", "yes if old and new conditions agree on CUDA (ROCm macros undefined), no if not, n/a for arm"),
+    ("guard_arm", "index of the guard's arm in its #if/#elif/#else chain at the parent"),
+    ("chain_arms", "number of arms (#if, #elif..., #else) of the chain at the parent"),
+    ("rocm_reaches", "does ROCm reach the guard's chain at the parent, without the enclosing "
+                     "chains forced (yes, no, from X.Y, other); includes are not read"),
+    ("rocm_arm_before", f"arms of the parent chain that ROCm {fmt_version(CURRENT_ROCM)} (host pass) "
+                        "takes at the parent, enclosing chains forced onto it, e.g. 1, none"),
+    ("rocm_arm_after", "the same at the commit, mapped to the parent's arms; new = lines the commit "
+                       "added survive (ROCm-specific code); none = no arm"),
+    ("chain_decision", "what ROCm runs at the commit (rocm_arm_after) relative to the guard: "
+                       "include (the code of the guard's arm), exclude (another arm's, or none), "
+                       "rocm-code (code the commit added), other (several arms)"),
+    ("chain_error", "first gcc error while preprocessing a skeleton, if any"),
+    ("note", "why a decision is other; CUDA-side change; the added ROCm arm"),
+    ("subject", "commit subject"),
+]
+
+
+def split_of(sha: str) -> str:
+    return "dev" if hashlib.sha256(sha.encode()).digest()[0] < 154 else "heldout"
+
+
+def tsv_escape(s) -> str:
+    return str(s).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def mine_repo(pp: Preprocessor, spec: str, stats: Counter):
+    gitdir, _, ref = spec.partition("@")
+    ref = ref or "HEAD"
+    name = repo_name(gitdir)
+    head = git(gitdir, "rev-parse", ref).strip()
+    aliases = find_aliases(gitdir, head)
+    macros = list(CUDA_VERSION_MACROS) + sorted(aliases)
+    cuda_regex = "(" + "|".join(re.escape(m) for m in macros) + ")"
+    seen_commits: dict[str, Commit] = {}
+    for regex in (cuda_regex, ROCM_DIRECTIVE_REGEX):
+        for c in log_commits(gitdir, head, regex):
+            if c.sha in seen_commits:
+                known = {(f.old_path, f.new_path) for f in seen_commits[c.sha].files}
+                seen_commits[c.sha].files += [f for f in c.files if (f.old_path, f.new_path) not in known]
+            else:
+                seen_commits[c.sha] = c
+    blobs = Blobs(gitdir)
+    rows = []
+    cuda_pat = re.compile(r"\b(" + "|".join(re.escape(m) for m in macros) + r")\b")
+    for c in seen_commits.values():
+        parent_sha = c.parents[0]
+        for fd in c.files:
+            old_text = blobs.get(parent_sha, fd.old_path)
+            if old_text is None or not cuda_pat.search(old_text):
+                continue
+            new_text = blobs.get(c.sha, fd.new_path)
+            if new_text is None:
+                continue
+            stats["files read"] += 1
+            parent, child = parse_source(old_text), parse_source(new_text)
+            if not parent.balanced or not child.balanced:
+                stats["skipped: unbalanced conditionals"] += 1
+                continue
+            for gd in find_guards(name, c, fd, parent, child, set(aliases), stats):
+                r = evaluate_guard(pp, gd, set(aliases))
+                if r is None:
+                    stats["skipped: no chain"] += 1
+                    continue
+                r.update(repo=name, commit=c.sha, parent=parent_sha, date=c.date,
+                         path=fd.old_path, new_path=fd.new_path, line=gd.g.start, form=gd.form,
+                         old_cond=gd.g.cond, new_cond=gd.n.cond, new_line=gd.n.start,
+                         subject=c.subject)
+                r["_arms"] = arm_records(parent, gd.g.chain)
+                outer = (added_rocm_chains(child, fd, gd.n.chain) or [gd.n.chain])[-1]
+                r["_child_arms"] = arm_records(child, outer)
+                rows.append(r)
+    blobs.close()
+    return name, head, aliases, rows
+
+
+def repo_name(gitdir: str) -> str:
+    base = os.path.basename(os.path.normpath(gitdir))
+    if base in ("repo", ".git"):
+        base = os.path.basename(os.path.dirname(os.path.normpath(gitdir)))
+    return base.replace("+", "/", 1)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repos", nargs="+", help="bare git directories, optionally DIR@REF")
+    ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--gcc", default="gcc")
+    ap.add_argument("--log-cache", help="keep the output of each git log in this folder and "
+                    "reuse it (the key holds the repository, the commit and the regex)")
+    args = ap.parse_args(argv)
+    global LOG_CACHE
+    LOG_CACHE = args.log_cache
+    pp = Preprocessor(args.gcc)
+    stats: Counter = Counter()
+    all_rows = []
+    heads = []
+    for spec in args.repos:
+        name, head, aliases, rows = mine_repo(pp, spec, stats)
+        log(f"{name}: {len(rows)} guards at {head}" + (f"; aliases {sorted(aliases)}" if aliases else ""))
+        heads.append((name, spec, head, aliases))
+        all_rows += rows
+    write_outputs(args.out, all_rows, heads, stats, pp)
+    return 0
+
+
+def dedupe(rows):
+    """One row per (commit, path, line): a commit reachable from two mirrors (a fork and its
+    upstream) is kept once, under the first repository given."""
+    seen = set()
+    out = []
+    for r in rows:
+        key = (r["commit"], r["path"], r["line"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(r)
+    return out
+
+
+def write_outputs(out_dir, rows, heads, stats, pp):
+    rows = dedupe(rows)
+    rows.sort(key=lambda r: (r["repo"].lower(), r["date"], r["commit"], r["path"], r["line"]))
+    for r in rows:
+        r["split"] = split_of(r["commit"])
+        r["id"] = f"{r['repo'].split('/')[1]}:{r['commit'][:12]}:{r['path']}:{r['line']}"
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "guards.tsv"), "w") as f:
+        f.write("# guards.tsv: CUDA version guards whose ROCm outcome a maintainer made explicit.\n")
+        f.write("# Generated by bench/auto_policy/mine.py (see README.md); excerpts of the named public\n")
+        f.write("# repositories at the named commits, under their licenses. Columns:\n")
+        for name, doc in COLUMNS:
+            f.write(f"#   {name}: {doc}\n")
+        f.write("\t".join(n for n, _ in COLUMNS) + "\n")
+        for r in rows:
+            f.write("\t".join(tsv_escape(r.get(n, "")) for n, _ in COLUMNS) + "\n")
+    with open(os.path.join(out_dir, "branches.jsonl"), "w") as f:
+        for r in rows:
+            rec = {
+                "id": r["id"], "repo": r["repo"], "commit": r["commit"], "parent": r["parent"],
+                "path": r["path"], "new_path": r["new_path"], "line": r["line"],
+                "form": r["form"], "decision": r["decision"],
+                "guard_arm": r["guard_arm"],
+                "old_directive": r["old_directive"], "new_directive": r["new_directive"],
+                "region_parent": r["_region_parent"], "region_commit": r["_region_child"],
+                "rocm_arms_before": r["_before"], "rocm_arms_after": r["_after"],
+                "arms": r["_arms"],
+                "arms_at_commit": r["_child_arms"],
+            }
+            f.write(json.dumps(rec, sort_keys=False) + "\n")
+    with open(os.path.join(out_dir, "mine.log"), "w") as f:
+        f.write("# mine.log: repositories read, counts, skipped cases\n")
+        for name, spec, head, aliases in heads:
+            n = sum(1 for r in rows if r["repo"] == name)
+            f.write(f"repo {name} {head} guards={n} ref={spec.partition('@')[2] or 'HEAD'}"
+                    + (f" aliases={json.dumps(aliases, sort_keys=True)}" if aliases else "") + "\n")
+        for k, v in sorted(stats.items()):
+            f.write(f"stat {k}: {v}\n")
+        for k, ex in sorted(stats_examples.items()):
+            for e in ex:
+                f.write(f"example {k}: {e}\n")
+        f.write(f"stat gcc runs: {pp.calls}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

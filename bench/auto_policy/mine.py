@@ -75,22 +75,20 @@ CUDA_ONLY_RE = re.compile(
     r"CUSPARSE_\w+|CUSOLVER_\w+|CUFFT_\w+|CURAND_\w+|CUDNN_\w+|__CUDNN\w*|NVTX_\w+|"
     r"CUTLASS_\w+|CUB_\w+|THRUST_\w+|__HIP_PLATFORM_NVIDIA__|__HIP_PLATFORM_NVCC__)$"
 )
-ROCM_FIXED = {
+# ROCm macros, by what a ROCm build does with them (rocm_kind):
+#   platform: defined in every ROCm build, host and device pass
+#   version:  a ROCm/HIP version (swept over releases)
+#   device:   defined in the device pass only
+#   option:   a ROCm-only build option, defined in some ROCm builds only (free in the model)
+ROCM_PLATFORM = {
     "USE_ROCM",
     "__HIP_PLATFORM_AMD__",
     "__HIP_PLATFORM_HCC__",
     "__HIPCC__",
     "__HIP__",
-    "__HIP_DEVICE_COMPILE__",
-    "HIP_VERSION",
-    "HIP_VERSION_MAJOR",
-    "HIP_VERSION_MINOR",
-    "HIP_VERSION_PATCH",
-    "ROCM_VERSION",
-    "ROCM_VERSION_MAJOR",
-    "ROCM_VERSION_MINOR",
-    "ROCM_VERSION_PATCH",
-    "TORCH_HIP_VERSION",
+    "__HCC__",
+    "__HIP_ROCclr__",
+    "QMC_CUDA2HIP",  # QMCPACK: set when its CUDA sources are built through HIP
 }
 VERSION_MACROS = {
     "HIP_VERSION",
@@ -103,12 +101,25 @@ VERSION_MACROS = {
     "ROCM_VERSION_PATCH",
     "TORCH_HIP_VERSION",
 }
-# A project macro for ROCm: a HIP/ROCM/AMD/HCC word right after USE/HAVE/ENABLE/USING/WITH/
-# BUILD/COMPILING (GGML_USE_HIP, MAGMA_HAVE_HIP, USE_AMD_ROCM, KOKKOS_ENABLE_HIP, ...).
-PROJECT_ROCM_RE = re.compile(
-    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP\w*|ROCM\w*|AMD\w*|HCC\w*)$"
+ROCM_DEVICE_RE = re.compile(r"^(?:__HIP_DEVICE_COMPILE__|__HIP_ARCH_\w+|__AMDGCN__|__AMDGPU__|"
+                            r"__AMDGCN_WAVEFRONT_SIZE\w*|__HCC_ACCELERATOR__)$")
+# A project macro for the ROCm platform: a HIP/ROCM/AMD/HCC word right after USE/HAVE/ENABLE/
+# USING/WITH/BUILD/COMPILING, ending the name (GGML_USE_HIP, MAGMA_HAVE_HIP, USE_AMD_ROCM,
+# KOKKOS_ENABLE_HIP, GKO_COMPILING_HIP, HYPRE_USING_HIP, MFEM_USE_HIP, RAJA_ENABLE_HIP,
+# CUPY_USE_HIP, BUILD_HIP, GGML_USE_HIPBLAS).
+PROJECT_PLATFORM_RE = re.compile(
+    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP|ROCM|AMD|AMD_ROCM|HCC|HIPBLAS|"
+    r"HIP_PLATFORM_AMD)$"
 )
-NOT_ROCM_RE = re.compile(r"NVIDIA|NVCC|CUDA|MUSA")
+# A ROCm-only option: the same words with more after them (KOKKOS_ENABLE_HIP_RELOCATABLE_...),
+# a project prefix before HIP/ROCM and a feature after (GGML_HIP_GRAPHS), an AMD GPU target.
+PROJECT_OPTION_RE = re.compile(
+    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP|ROCM|AMD|HCC)\w*$"
+    r"|^[A-Z][A-Z0-9]*_(?:HIP|ROCM)_[A-Z0-9_]+$|^__gfx\w+__$|^__HIP\w*__$"
+)
+NOT_ROCM_RE = re.compile(r"NVIDIA|NVCC|CUDA|MUSA|SYCL")
+
+
 # gcc may not know these in #if; leave them alone (never "free identifiers").
 KEYWORDS = {"defined", "true", "false", "__has_include", "__has_include_next", "__has_builtin",
             "__has_attribute", "__has_cpp_attribute", "__has_feature", "__has_extension"}
@@ -130,12 +141,25 @@ def log(*args):
 # --------------------------------------------------------------------------- names
 
 
-def is_rocm_macro(name: str) -> bool:
-    if name in ROCM_FIXED:
-        return True
+def rocm_kind(name: str) -> str | None:
+    """platform, version, device, option (see above), or None: not a ROCm macro."""
+    if name in ROCM_PLATFORM:
+        return "platform"
+    if name in VERSION_MACROS:
+        return "version"
+    if ROCM_DEVICE_RE.match(name):
+        return "device"
     if NOT_ROCM_RE.search(name):
-        return False
-    return bool(PROJECT_ROCM_RE.search(name))
+        return None
+    if PROJECT_PLATFORM_RE.search(name):
+        return "platform"
+    if PROJECT_OPTION_RE.search(name):
+        return "option"
+    return None
+
+
+def is_rocm_macro(name: str) -> bool:
+    return rocm_kind(name) is not None
 
 
 def identifiers(cond: str) -> list[str]:
@@ -481,6 +505,11 @@ class Commit:
 LOG_CACHE: str | None = None
 
 
+DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=3", "-p"]
+FORMAT = "--format=%x00commit %H %P%x00%aI%x00%s"
+SKIPPED_COMMITS: list[str] = []
+
+
 def log_commits(gitdir: str, ref: str, regex: str) -> list[Commit]:
     """Commits of `ref` (no merges) whose patch adds/removes a line matching `regex`, with the
     patches of the matching C/C++/CUDA/HIP files."""
@@ -488,28 +517,82 @@ def log_commits(gitdir: str, ref: str, regex: str) -> list[Commit]:
     cached = os.path.join(LOG_CACHE, key + ".log") if LOG_CACHE else None
     if cached and os.path.exists(cached):
         with open(cached, encoding="utf-8") as f:
-            return parse_log(f.read())
-    proc = subprocess.Popen(
-        ["git", "--git-dir", gitdir, "log", ref, "--no-merges", "--no-color", "--no-ext-diff",
-         "--no-textconv", "-M", "--unified=3", "-p", "-G", regex,
-         "--format=%x00commit %H %P%x00%aI%x00%s", "--", *PATHSPECS],
+            out = f.read()
+        if os.path.exists(cached + ".skipped"):
+            with open(cached + ".skipped", encoding="utf-8") as f:
+                SKIPPED_COMMITS.extend(f.read().split("\n")[:-1])
+        return parse_log(out)
+    skipped_before = len(SKIPPED_COMMITS)
+    proc = subprocess.run(
+        ["git", "--git-dir", gitdir, "-c", "core.quotePath=false", "log", ref, "--no-merges",
+         *DIFF_OPTIONS, "-G", regex, FORMAT, "--", *PATHSPECS],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
-    out = proc.stdout.read().decode("utf-8", errors="replace")
-    if proc.wait() != 0:
-        raise RuntimeError(f"git log failed in {gitdir}")
+    out = proc.stdout.decode("utf-8", errors="replace")
+    if proc.returncode != 0:
+        err = proc.stderr.decode(errors="replace").strip()
+        if "unable to read" not in err:
+            raise RuntimeError(f"git log failed: {err[:200]}")
+        out = log_around_missing_blobs(gitdir, ref, regex)
     if cached:
         os.makedirs(LOG_CACHE, exist_ok=True)
+        if len(SKIPPED_COMMITS) > skipped_before:
+            with open(cached + ".skipped", "w", encoding="utf-8") as f:
+                f.write("".join(c + "\n" for c in SKIPPED_COMMITS[skipped_before:]))
         with open(cached + ".tmp", "w", encoding="utf-8") as f:
             f.write(out)
         os.replace(cached + ".tmp", cached)
     return parse_log(out)
 
 
+def log_around_missing_blobs(gitdir: str, ref: str, regex: str) -> str:
+    """The same as `git log -G` for a mirror some of whose blobs are absent (git log stops at
+    the first): `git diff-tree --stdin --always` over the commit list, restarted after each
+    commit it cannot read (listed in mine.log)."""
+    shas = git(gitdir, "rev-list", "--no-merges", ref, "--", *PATHSPECS).split()
+    outputs = []
+
+    def diff_tree(commits):
+        proc = subprocess.run(
+            ["git", "--git-dir", gitdir, "-c", "core.quotePath=false", "diff-tree", "--stdin",
+             "--always", *DIFF_OPTIONS, "-G", regex, FORMAT, "--", *PATHSPECS],
+            input=("\n".join(commits) + "\n").encode(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        return proc.returncode, proc.stdout.decode("utf-8", errors="replace")
+
+    while shas:
+        rc, out = diff_tree(shas)
+        if rc == 0:
+            outputs.append(out)
+            break
+        # every commit read prints its header (--always); the one that failed is the last
+        # header printed (cut short) or the commit after it: read the last one alone to know
+        done = re.findall(r"\x00commit ([0-9a-f]{40})", out)
+        if not done:
+            failing = 0
+        else:
+            last = shas.index(done[-1])
+            outputs.append(out[: out.rfind("\x00commit ")])
+            rc1, out1 = diff_tree([shas[last]])
+            if rc1 == 0:
+                outputs.append(out1)
+                failing = last + 1
+            else:
+                failing = last
+        if failing < len(shas):
+            SKIPPED_COMMITS.append(f"{repo_name(gitdir)} {shas[failing]}")
+        shas = shas[failing + 1 :]
+    return "".join(outputs)
+
+
 def parse_log(out: str) -> list[Commit]:
     commits: list[Commit] = []
     for chunk in out.split("\x00commit ")[1:]:
+        if chunk.count("\x00") < 2:
+            continue  # cut short (never in a complete log)
         head, date, rest = chunk.split("\x00", 2)
         subject, _, patch = rest.partition("\n")
         ids = head.split()
@@ -575,8 +658,10 @@ def versions_from_constants(cond: str) -> set[tuple[int, int, int]]:
 
 
 def fmt_version(v: tuple[int, int, int], exact_patch: bool = False) -> str:
+    """X.Y, or X.Y.Z for a ROCm patch release (Z < 100; a larger Z is a HIP build number, which
+    every ROCm X.Y release has passed)."""
     M, m, p = v
-    return f"{M}.{m}" + (f".{p}" if p and exact_patch else "")
+    return f"{M}.{m}" + (f".{p}" if p and exact_patch and p < 100 else "")
 
 
 class Preprocessor:
@@ -667,7 +752,9 @@ def expr_names(cond: str, defs: dict[str, str]) -> set[str]:
 
 
 def free_identifiers(names: set[str], aliases: set[str]) -> list[str]:
-    return sorted(n for n in names if not (is_rocm_macro(n) or off_on_rocm(n, aliases)))
+    """Names the ROCm model does not fix: tried undefined and defined as 1."""
+    return sorted(n for n in names if rocm_kind(n) == "option"
+                  or not (is_rocm_macro(n) or off_on_rocm(n, aliases)))
 
 
 def assignments(free: list[str], limit: int = 64, seed: str = "") -> list[dict[str, int | None]]:
@@ -684,8 +771,8 @@ def assignments(free: list[str], limit: int = 64, seed: str = "") -> list[dict[s
 def rocm_configs(cond: str, defs: dict[str, str], aliases: set[str], releases):
     """(release, pass, assignment) and the macro configuration of each, for the ROCm model."""
     names = expr_names(cond, defs)
-    rocm_on = {n for n in names if is_rocm_macro(n) and n not in VERSION_MACROS
-               and n != "__HIP_DEVICE_COMPILE__"}
+    rocm_on = {n for n in names if rocm_kind(n) == "platform"}
+    device_on = {n for n in names if rocm_kind(n) == "device"}
     off = {n for n in names if off_on_rocm(n, aliases) and not is_rocm_macro(n)}
     free = free_identifiers(names, aliases)
     keys, configs = [], []
@@ -695,7 +782,7 @@ def rocm_configs(cond: str, defs: dict[str, str], aliases: set[str], releases):
                 c: dict[str, int | None] = {n: 1 for n in rocm_on}
                 c.update({n: None for n in off})
                 c.update(version_macros(v))
-                c["__HIP_DEVICE_COMPILE__"] = 1 if device else None
+                c.update({n: (1 if device else None) for n in device_on})
                 c.update(a)
                 keys.append((v, device, tuple(sorted(a.items()))))
                 configs.append(c)
@@ -831,20 +918,15 @@ def forced_path(src: Source, chain: int, keep: set[int] = frozenset()) -> dict[i
 
 
 def rocm_model(names: set[str], v: tuple[int, int, int], device: bool) -> list[str]:
-    defs = {n: 1 for n in names if is_rocm_macro(n) and n not in VERSION_MACROS
-            and n != "__HIP_DEVICE_COMPILE__" and (n in ROCM_FIXED or strict_platform(n))}
-    defs.update({n: 1 for n in ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__")})
+    """#defines of a ROCm build (native HIP) for a file whose conditions name `names`."""
+    defs = {n: 1 for n in names if rocm_kind(n) == "platform"}
+    defs.update({n: 1 for n in ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__",
+                                "__HIP__")})
     defs.update(version_macros(v))
     if device:
+        defs.update({n: 1 for n in names if rocm_kind(n) == "device"})
         defs["__HIP_DEVICE_COMPILE__"] = 1
     return [f"#define {k} {val}" for k, val in sorted(defs.items())]
-
-
-STRICT_RE = re.compile(r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP|ROCM|AMD_ROCM|HIPBLAS|HCC|AMD)$")
-
-
-def strict_platform(name: str) -> bool:
-    return bool(STRICT_RE.search(name)) and not NOT_ROCM_RE.search(name)
 
 
 def surviving(pp: Preprocessor, skel: str, names: set[str], v, device) -> tuple[set[int], str]:
@@ -872,6 +954,25 @@ def norm(cond: str) -> str:
     return re.sub(r"\s+", "", cond)
 
 
+def canon(cond: str) -> str:
+    """A condition without spaces, `defined X` as `defined(X)`, outer parentheses dropped."""
+    c = re.sub(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)",
+               lambda m: f"defined({m.group(1) or m.group(2)})", cond)
+    c = norm(c)
+    while c.startswith("(") and c.endswith(")") and _balanced(c[1:-1]):
+        c = c[1:-1]
+    return c
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def similarity(a: str, b: str) -> float:
     from difflib import SequenceMatcher
 
@@ -890,71 +991,126 @@ class Guard:
     n: Directive | None  # the new directive (rewrite) or the kept guard (arm) at the commit
     rocm_dir: Directive | None = None  # arm form: the added ROCm directive
     position: str = ""  # arm form: before, around, after
+    pairing: str = "kept"  # block, hunk: where the new line was found; kept: the guard was kept
+
+
+COND_KINDS = ("if", "elif", "ifdef", "ifndef", "elifdef", "elifndef")
+
+
+def explicit_before(src: Source, g: Directive) -> bool:
+    """Does another arm of the guard's chain, or an arm enclosing it, name a ROCm macro?"""
+    if any(names_rocm(a.cond) for a in src.chains[g.chain].arms if a is not g):
+        return True
+    return any(names_rocm(a.cond) for c_id, arm in src.ancestors(g.chain)
+               for a in src.chains[c_id].arms[: arm + 1])
+
+
+def hunk_of(fd: FileDiff, line: int, new: bool) -> int | None:
+    for i, (os_, ol, ns, nl) in enumerate(fd.hunks):
+        first, count = (ns, nl) if new else (os_, ol)
+        first = first if count else first + 1
+        if first <= line < first + max(count, 1):
+            return i
+    return None
 
 
 def find_guards(repo, commit, fd, parent: Source, child: Source, aliases, stats) -> list[Guard]:
+    """The guards of the parent that the commit made explicit for ROCm (see the module doc)."""
     guards = []
-    cond_kinds = ("if", "elif", "ifdef", "ifndef", "elifdef", "elifndef")
-    old_guards = [d for d in parent.directives if d.kind in cond_kinds
+    old_guards = [d for d in parent.directives if d.kind in COND_KINDS
                   and names_cuda(d.cond, aliases) and not names_rocm(d.cond)]
     if not old_guards:
         return guards
+
+    def added_conds(lines):
+        out = {}
+        for l in lines:
+            d = child.line_directive.get(l)
+            if d is not None and d.kind in COND_KINDS:
+                out[d.start] = d
+        return list(out.values())
+
+    def removed_conds(lines):
+        out = {}
+        for l in lines:
+            d = parent.line_directive.get(l)
+            if d is not None and d.kind in COND_KINDS:
+                out[d.start] = d
+        return list(out.values())
+
+    used_old: set[int] = set()
     used_new: set[int] = set()
+    removed_guards = [g for g in old_guards
+                      if any(l in fd.removed for l in range(g.start, g.end + 1))]
+    # 1. pairs within one change block (a run of - and + lines)
     pairs = []
-    # rewrite: guard lines removed, paired in the same change block
-    for g in old_guards:
-        removed = [l for l in range(g.start, g.end + 1) if l in fd.removed]
-        if not removed:
-            continue
-        b = fd.block_of_old(removed[0])
+    for g in removed_guards:
+        b = fd.block_of_old(next(l for l in range(g.start, g.end + 1) if l in fd.removed))
         if b is None:
             continue
-        new_lines = fd.blocks[b][1]
-        cands = {}
-        for l in new_lines:
-            d = child.line_directive.get(l)
-            if d is not None and d.kind in cond_kinds:
-                cands[d.start] = d
-        cands = list(cands.values())
-        for d in cands:
-            pairs.append((similarity(g.cond, d.cond), g, d))
+        old_lines, new_lines = fd.blocks[b]
+        one_to_one = len(removed_conds(old_lines)) == 1 and len(added_conds(new_lines)) == 1
+        for d in added_conds(new_lines):
+            pairs.append((similarity(g.cond, d.cond), g, d, one_to_one))
     pairs.sort(key=lambda t: (-t[0], t[1].start, t[2].start))
-    used_old: set[int] = set()
-    for score, g, d in pairs:
+    for score, g, d, one_to_one in pairs:
         if g.start in used_old or d.start in used_new:
             continue
         if names_rocm(d.cond) and names_cuda(d.cond, aliases):
-            used_old.add(g.start)
-            used_new.add(d.start)
-            guards.append(Guard(repo, commit, fd, parent, child, g, "rewrite", d))
-        elif norm(d.cond) == norm(g.cond) and not names_rocm(d.cond):
-            # re-added with the same condition (maybe #if -> #elif): candidate for the arm form
-            used_old.add(g.start)
-            used_new.add(d.start)
+            form = "rewrite"
+        elif canon(d.cond) == canon(g.cond) and not names_rocm(d.cond):
+            form = "same"
+        elif (names_rocm(d.cond) and one_to_one and (g.kind.startswith("el") == d.kind.startswith("el"))
+              and not explicit_before(parent, g)):
+            form = "replace"
+        else:
+            continue
+        used_old.add(g.start)
+        used_new.add(d.start)
+        if form == "same":  # re-added with the same condition (maybe #if -> #elif)
             arm = arm_guard(repo, commit, fd, parent, child, g, d)
             if arm:
                 guards.append(arm)
-    for g in old_guards:
+        else:
+            guards.append(Guard(repo, commit, fd, parent, child, g, form, d, pairing="block"))
+    # 2. a guard removed in one change block and rewritten in another block of the same hunk
+    #    (a file reformatted around it): the new line must test the same CUDA macros
+    for g in removed_guards:
         if g.start in used_old:
             continue
-        removed = [l for l in range(g.start, g.end + 1) if l in fd.removed]
-        if removed:
-            # removed, no ROCm pairing: count why (CUDA test dropped for a ROCm-only line?)
-            b = fd.block_of_old(removed[0])
-            new_lines = fd.blocks[b][1] if b is not None else []
-            rocm_only = [child.line_directive[l] for l in new_lines if l in child.line_directive
-                         and names_rocm(child.line_directive[l].cond)]
-            if rocm_only:
-                stats["skipped: guard replaced by a ROCm line without the CUDA macro"] += 1
-                stats_examples["rocm-line-without-cuda"].append(
-                    f"{repo} {commit.sha[:12]} {fd.old_path}:{g.start}: {g.cond!r} -> "
-                    f"{rocm_only[0].cond!r}")
+        h = hunk_of(fd, g.start, new=False)
+        if h is None:
+            continue
+        os_, ol, ns, nl = fd.hunks[h]
+        first = ns if nl else ns + 1
+        cands = [d for d in added_conds(l for l in range(first, first + nl) if l in fd.added)
+                 if d.start not in used_new and names_rocm(d.cond)
+                 and names_cuda(d.cond, aliases) == names_cuda(g.cond, aliases)]
+        best = max(cands, key=lambda d: (similarity(g.cond, d.cond), -d.start), default=None)
+        if best is not None and similarity(g.cond, best.cond) >= 0.6:
+            used_old.add(g.start)
+            used_new.add(best.start)
+            guards.append(Guard(repo, commit, fd, parent, child, g, "rewrite", best, pairing="hunk"))
+    # 3. removed guards left: count the ROCm lines that replaced them, for the log
+    for g in removed_guards:
+        if g.start in used_old:
+            continue
+        b = fd.block_of_old(next(l for l in range(g.start, g.end + 1) if l in fd.removed))
+        rocm_lines = [d for d in added_conds(fd.blocks[b][1] if b is not None else [])
+                      if names_rocm(d.cond)]
+        if rocm_lines:
+            stats["not paired: a removed guard next to an added ROCm line"] += 1
+            stats_examples["not paired"].append(
+                f"{repo} {commit.sha[:12]} {fd.old_path}:{g.start}: {g.cond!r} | "
+                f"{rocm_lines[0].cond!r}")
+    # 4. guards the commit kept: a ROCm arm added before, around or after them?
+    for g in old_guards:
+        if g.start in used_old or g in removed_guards:
             continue
         nl = fd.old_to_new(g.start)
         if nl is None or nl not in child.by_start:
             continue
-        d = child.by_start[nl]
-        arm = arm_guard(repo, commit, fd, parent, child, g, d)
+        arm = arm_guard(repo, commit, fd, parent, child, g, child.by_start[nl])
         if arm:
             guards.append(arm)
     return guards
@@ -967,15 +1123,11 @@ def arm_guard(repo, commit, fd, parent, child, g, d) -> Guard | None:
     """The guard `g` kept as `d` at the commit: did the commit add a ROCm arm before it in its
     chain (position before), around it in an enclosing chain (around), or after it in its chain
     (after: kept only if ROCm takes that arm, see evaluate_guard)?"""
-    if d.chain < 0 or norm(d.cond) != norm(g.cond):
+    if d.chain < 0 or canon(d.cond) != canon(g.cond):
         return None
     # a ROCm arm that the parent already had before, around or after the guard (and the commit
     # only edited): no new decision
-    pc = parent.chains[g.chain]
-    if any(names_rocm(a.cond) for a in pc.arms if a is not g) or any(
-        names_rocm(a.cond) for c_id, arm in parent.ancestors(g.chain)
-        for a in parent.chains[c_id].arms[: arm + 1]
-    ):
+    if explicit_before(parent, g):
         return None
     c = child.chains[d.chain]
     for earlier in c.arms[: d.arm]:
@@ -1096,7 +1248,9 @@ def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | Non
                   else old_dec)
     row["old_rocm"] = old_dec
     row["old_rocm_torch_hipify"] = old_hipify
-    if gd.form == "rewrite":
+    row["explicit_before"] = "yes" if explicit_before(parent, g) else "no"
+    row["pairing"] = gd.pairing
+    if gd.form in ("rewrite", "replace"):
         n = gd.n
         row["new_directive"] = n.text
         row["rocm_macro"] = ",".join(sorted(names_rocm(n.cond)))
@@ -1125,18 +1279,12 @@ def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | Non
     c_skel = skeleton(child, (c_lo, c_hi), c_forced)
     names = (region_names(parent, 1, len(parent.lines))
              | region_names(child, 1, len(child.lines)))
-    device_too = any(x in names for x in ("__HIP_DEVICE_COMPILE__", "__AMDGCN__", "__gfx90a__"))
+    device_too = any(rocm_kind(x) == "device" for x in names)
     releases = sorted(set(CHAIN_RELEASES) | versions_from_constants(
         " ".join(d.cond for d in child.directives if c_lo <= d.start <= c_hi))
         | versions_from_constants(" ".join(d.cond for d in parent.directives if p_lo <= d.start <= p_hi)))
     releases = [r for r in releases if (1, 0, 0) <= r]
-    pair = {}
-    if gd.form == "rewrite":
-        for l in range(n.start, n.end + 1):
-            pair[l] = g.start
-    else:
-        for l in range(n.start, n.end + 1):
-            pair[l] = g.start
+    pair = {l: g.start for l in range(n.start, n.end + 1)}  # the new (kept) guard is the old one
     p_free = skeleton(parent, (p_lo, p_hi), {}, reach=p_lo)
     reached = {}
     before, after, errors = {}, {}, []
@@ -1241,24 +1389,31 @@ def find_aliases(gitdir: str, ref: str) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- driver
 
+# the second search: an added or removed conditional naming a ROCm macro (for the arm form)
 ROCM_DIRECTIVE_REGEX = (
-    r"^[[:space:]]*#[[:space:]]*(el)?if.*(USE_ROCM|__HIP|HIP_VERSION|ROCM_VERSION|"
-    r"(USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(HIP|ROCM|AMD|HCC))"
+    r"^[[:space:]]*#[[:space:]]*(el)?if.*(USE_ROCM|__HIP|HIP_VERSION|ROCM_VERSION|__HCC__|"
+    r"__AMDGCN__|__AMDGPU__|QMC_CUDA2HIP|(USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_"
+    r"(HIP|ROCM|AMD|HCC)|[A-Z]_(HIP|ROCM)_)"
 )
 
 COLUMNS = [
     ("id", "stable id: repo short name, commit[:12], path at parent, line"),
-    ("split", "dev or heldout (sha256 of the commit SHA: first byte < 154 -> dev, about 60%)"),
+    ("split", "dev or heldout, per commit (see assign_splits: per repository, commits in "
+              "sha256 order, each to the set furthest below 60/40 of its guards)"),
     ("repo", "owner/name"),
     ("commit", "full SHA of the commit that made the decision"),
     ("parent", "full SHA of its first parent"),
     ("date", "author date of the commit"),
     ("path", "file path at the parent"),
     ("line", "first line of the old guard directive at the parent (1-based)"),
-    ("form", "rewrite: the guard line was replaced by one naming a ROCm macro; arm: a ROCm arm "
-             "was added before or around the kept guard"),
+    ("form", "rewrite: the guard line was replaced by one naming the CUDA version macro and a "
+             "ROCm macro; replace: by one naming a ROCm macro but no CUDA version macro (one "
+             "conditional out, one in, no ROCm arm before); arm: a ROCm arm was added before, "
+             "around or after the kept guard"),
+    ("pairing", "block: the new line is in the change block of the removed guard; hunk: in "
+                "another change block of its hunk (same CUDA macros); kept: the guard line stayed"),
     ("old_cond", "condition of the old guard (comments removed; #ifdef X -> defined(X))"),
-    ("new_cond", "rewrite: condition of the new line; arm: the kept guard's condition"),
+    ("new_cond", "rewrite/replace: condition of the new line; arm: the kept guard's condition"),
     ("new_line", "first line of the new (or kept) directive at the commit"),
     ("rocm_macro", "ROCm macros named by the new line (arm: by the added ROCm arm)"),
     ("decision", "maintainer's decision for ROCm: exclude, include, rocm-min=X.Y, other"),
@@ -1267,6 +1422,8 @@ COLUMNS = [
     ("cuda_same", "yes if old and new conditions agree on CUDA (ROCm macros undefined), no if not, n/a for arm"),
     ("guard_arm", "index of the guard's arm in its #if/#elif/#else chain at the parent"),
     ("chain_arms", "number of arms (#if, #elif..., #else) of the chain at the parent"),
+    ("explicit_before", "yes if at the parent another arm of the chain, or an enclosing arm, "
+                        "already named a ROCm macro"),
     ("rocm_reaches", "does ROCm reach the guard's chain at the parent, without the enclosing "
                      "chains forced (yes, no, from X.Y, other); includes are not read"),
     ("rocm_arm_before", f"arms of the parent chain that ROCm {fmt_version(CURRENT_ROCM)} (host pass) "
@@ -1278,12 +1435,35 @@ COLUMNS = [
                        "rocm-code (code the commit added), other (several arms)"),
     ("chain_error", "first gcc error while preprocessing a skeleton, if any"),
     ("note", "why a decision is other; CUDA-side change; the added ROCm arm"),
+    ("commit_guards", "number of guards of this commit in this data set (weight 1/commit_guards "
+                      "to count commits rather than guards)"),
     ("subject", "commit subject"),
 ]
 
 
-def split_of(sha: str) -> str:
-    return "dev" if hashlib.sha256(sha.encode()).digest()[0] < 154 else "heldout"
+DEV_SHARE = 0.6
+
+
+def assign_splits(rows) -> None:
+    """dev or heldout per commit, never both: per repository, its commits in the order of
+    sha256(commit SHA) go one by one to the set whose share of that repository's guards is
+    furthest below its target (dev 60%, heldout 40%; dev on a tie)."""
+    by_repo: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        by_repo[r["repo"]][r["commit"]] += 1
+    split_of: dict[str, str] = {}
+    for repo, commits in by_repo.items():
+        have = {"dev": 0, "heldout": 0}
+        for sha in sorted(commits, key=lambda c: hashlib.sha256(c.encode()).hexdigest()):
+            total = have["dev"] + have["heldout"] + commits[sha]
+            dev_gap = DEV_SHARE * total - have["dev"]
+            held_gap = (1 - DEV_SHARE) * total - have["heldout"]
+            side = "dev" if dev_gap >= held_gap else "heldout"
+            split_of[sha] = side
+            have[side] += commits[sha]
+    for r in rows:
+        r["split"] = split_of[r["commit"]]
+        r["commit_guards"] = by_repo[r["repo"]][r["commit"]]
 
 
 def tsv_escape(s) -> str:
@@ -1337,6 +1517,7 @@ def mine_repo(pp: Preprocessor, spec: str, stats: Counter):
                 r["_child_arms"] = arm_records(child, outer)
                 rows.append(r)
     blobs.close()
+    rows.sort(key=lambda r: (r["date"], r["commit"], r["path"], r["line"]))
     return name, head, aliases, rows
 
 
@@ -1362,7 +1543,12 @@ def main(argv=None) -> int:
     all_rows = []
     heads = []
     for spec in args.repos:
-        name, head, aliases, rows = mine_repo(pp, spec, stats)
+        try:
+            name, head, aliases, rows = mine_repo(pp, spec, stats)
+        except RuntimeError as e:  # e.g. a mirror with absent blobs: git log stops
+            log(f"{spec}: skipped: {e}")
+            stats[f"skipped repository {repo_name(spec.partition('@')[0])}: {e}"] += 1
+            continue
         log(f"{name}: {len(rows)} guards at {head}" + (f"; aliases {sorted(aliases)}" if aliases else ""))
         heads.append((name, spec, head, aliases))
         all_rows += rows
@@ -1370,26 +1556,37 @@ def main(argv=None) -> int:
     return 0
 
 
-def dedupe(rows):
+def dedupe(rows, stats):
     """One row per (commit, path, line): a commit reachable from two mirrors (a fork and its
-    upstream) is kept once, under the first repository given."""
-    seen = set()
+    upstream) is kept once, under the first repository given. One row per decision copied
+    between repositories (ggml synced into whisper.cpp, a fork's cherry-pick) or re-landed: the
+    same file name, old and new condition and guarded code is kept at its first commit."""
+    seen, content = set(), set()
     out = []
     for r in rows:
         key = (r["commit"], r["path"], r["line"])
         if key in seen:
+            stats["dropped: same commit in another mirror"] += 1
             continue
         seen.add(key)
+        body = next((a.get("body", "") for a in r["_arms"] if a.get("arm") == r["guard_arm"]), "")
+        ckey = (os.path.basename(r["path"]), r["form"], canon(r["old_cond"]), canon(r["new_cond"]),
+                hashlib.sha256(" ".join(body.split()).encode()).hexdigest())
+        if ckey in content:
+            stats["dropped: same decision copied or re-landed (file name, conditions, code)"] += 1
+            stats_examples["copied"].append(f"{r['repo']} {r['commit'][:12]} {r['path']}:{r['line']}")
+            continue
+        content.add(ckey)
         out.append(r)
     return out
 
 
 def write_outputs(out_dir, rows, heads, stats, pp):
-    rows = dedupe(rows)
+    rows = dedupe(rows, stats)
     rows.sort(key=lambda r: (r["repo"].lower(), r["date"], r["commit"], r["path"], r["line"]))
+    assign_splits(rows)
     for r in rows:
-        r["split"] = split_of(r["commit"])
-        r["id"] = f"{r['repo'].split('/')[1]}:{r['commit'][:12]}:{r['path']}:{r['line']}"
+        r["id"] = f"{r['repo'].split('/')[-1]}:{r['commit'][:12]}:{r['path']}:{r['line']}"
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "guards.tsv"), "w") as f:
         f.write("# guards.tsv: CUDA version guards whose ROCm outcome a maintainer made explicit.\n")
@@ -1422,10 +1619,22 @@ def write_outputs(out_dir, rows, heads, stats, pp):
                     + (f" aliases={json.dumps(aliases, sort_keys=True)}" if aliases else "") + "\n")
         for k, v in sorted(stats.items()):
             f.write(f"stat {k}: {v}\n")
+        f.write(f"total guards={len(rows)} commits={len({r['commit'] for r in rows})}\n")
+        for col in ("repo", "decision", "form", "split", "chain_decision", "rocm_reaches",
+                    "explicit_before"):
+            counts = Counter(r[col] for r in rows)
+            for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+                commits = len({r["commit"] for r in rows if r[col] == k})
+                f.write(f"count {col} {k}: guards={v} commits={commits}\n")
+        for sp in ("dev", "heldout"):
+            counts = Counter(r["decision"].split("=")[0] for r in rows if r["split"] == sp)
+            f.write(f"count split-decision {sp}: {dict(sorted(counts.items()))}\n")
         for k, ex in sorted(stats_examples.items()):
             for e in ex:
                 f.write(f"example {k}: {e}\n")
         f.write(f"stat gcc runs: {pp.calls}\n")
+        for c in SKIPPED_COMMITS:
+            f.write(f"unreadable commit (a blob is absent from the mirror): {c}\n")
 
 
 if __name__ == "__main__":

@@ -118,6 +118,8 @@ PROJECT_OPTION_RE = re.compile(
     r"|^[A-Z][A-Z0-9]*_(?:HIP|ROCM)_[A-Z0-9_]+$|^__gfx\w+__$|^__HIP\w*__$"
 )
 NOT_ROCM_RE = re.compile(r"NVIDIA|NVCC|CUDA|MUSA|SYCL")
+# A project macro for the CUDA platform (defined in every CUDA build: MAGMA_HAVE_CUDA, ...)
+CUDA_PLATFORM_RE = re.compile(r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_CUDA$")
 
 
 # gcc may not know these in #if; leave them alone (never "free identifiers").
@@ -132,6 +134,7 @@ DIRECTIVE_RE = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)", re.S)
 IDENT_RE = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 NUMBER_RE = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b")
 BODY_LIMIT = 200
+ARM_KINDS = ("if", "ifdef", "ifndef", "elif", "else", "elifdef", "elifndef")
 
 
 def log(*args):
@@ -325,8 +328,10 @@ def parse_source(text: str) -> Source:
         if not in_comment and line.lstrip().startswith("#"):
             start = i
             parts = [line]
-            while parts[-1].endswith("\\") and i + 1 < n:
-                parts[-1] = parts[-1][:-1]
+            # a backslash ends the line, maybe before spaces (gcc: "backslash and newline
+            # separated by space" continues the line too)
+            while parts[-1].rstrip().endswith("\\") and i + 1 < n:
+                parts[-1] = parts[-1].rstrip()[:-1]
                 i += 1
                 parts.append(lines[i])
             logical = " ".join(parts)
@@ -379,6 +384,9 @@ def parse_source(text: str) -> Source:
                 d.parent = (stack[-1].id, len(stack[-1].arms) - 1)
     if stack:
         balanced = False
+    for d in directives:  # a #define, #include... is code of the branch that holds it
+        if d.kind not in ARM_KINDS and d.kind != "endif" and d.text:
+            code_text[d.start] = d.text
     by_start = {d.start: d for d in directives}
     line_directive = {}
     for d in directives:
@@ -757,14 +765,21 @@ def free_identifiers(names: set[str], aliases: set[str]) -> list[str]:
                   or not (is_rocm_macro(n) or off_on_rocm(n, aliases)))
 
 
-def assignments(free: list[str], limit: int = 64, seed: str = "") -> list[dict[str, int | None]]:
+def assignments(free: list[str], text: str, limit: int = 96) -> list[dict[str, int | None]]:
+    """Values tried for the free identifiers: undefined, 1, and each constant of the condition
+    and the next integer (so that `NCCL_MAJOR >= 2` is seen both ways); every combination, or
+    `limit` of them drawn with a fixed seed."""
     if not free:
         return [{}]
-    combos = list(itertools.product((None, 1), repeat=min(len(free), 16)))
-    if len(free) > 16 or len(combos) > limit:
-        rng = random.Random(seed)
-        combos = [tuple(rng.choice((None, 1)) for _ in free) for _ in range(limit - 2)]
-        combos = [(None,) * len(free), (1,) * len(free)] + combos
+    consts = sorted({int(t, 0) for t in NUMBER_RE.findall(text)} | {0})
+    values = [None, 1] + sorted({c + d for c in consts for d in (0, 1)} - {1})
+    n = len(values) ** len(free)
+    if n <= limit:
+        combos = list(itertools.product(values, repeat=len(free)))
+    else:
+        rng = random.Random(text)
+        combos = [(None,) * len(free), (1,) * len(free)]
+        combos += [tuple(rng.choice(values) for _ in free) for _ in range(limit - 2)]
     return [dict(zip(free, c)) for c in combos]
 
 
@@ -778,7 +793,7 @@ def rocm_configs(cond: str, defs: dict[str, str], aliases: set[str], releases):
     keys, configs = [], []
     for v in releases:
         for device in (False, True):
-            for a in assignments(free, seed=cond):
+            for a in assignments(free, cond + " " + " ".join(defs.values())):
                 c: dict[str, int | None] = {n: 1 for n in rocm_on}
                 c.update({n: None for n in off})
                 c.update(version_macros(v))
@@ -849,6 +864,8 @@ def cuda_equivalent(pp: Preprocessor, old: str, old_defs, new: str, new_defs,
         for n in names:
             if is_rocm_macro(n) or OTHER_PLATFORM_RE.search(n):
                 c[n] = None
+            elif n in ("__CUDACC__", "__NVCC__") or CUDA_PLATFORM_RE.search(n):
+                c[n] = 1
             elif n in ("CUDA_VERSION", "CUDART_VERSION"):
                 c[n] = M * 1000 + m * 10
             elif n == "__CUDACC_VER_MAJOR__":
@@ -881,16 +898,20 @@ def skeleton(src: Source, region: tuple[int, int], forced: dict[int, str],
     """The file with every directive kept (except SKIP_KINDS; `forced` replaces some, by start
     line) and every other line of `region` replaced by `@@ <line>`; each conditional directive
     of the region is followed by a marker of its own line. Other lines become empty."""
-    out = []
+    out = [f"#define {name}(...) 0" for name in undefined_function_macros(src)]
     lo, hi = region
     for l in range(1, len(src.lines) + 1):
         d = src.line_directive.get(l)
         if d is not None:
-            if d.start != l or d.kind in SKIP_KINDS:
+            if d.start != l:
+                continue
+            if lo <= l <= hi and d.kind not in ARM_KINDS and d.kind != "endif":
+                out.append(f"@@ {l}")  # a #define or #include of the region: code
+            if d.kind in SKIP_KINDS:
                 continue
             if l == reach:
                 out.append("@@ R")
-            out.append(forced.get(d.start, d.text))
+            out.append(forced.get(d.start, d.text).rstrip("\\ "))
             if lo <= l <= hi and d.kind in ARM_KINDS:
                 out.append(f"@@ {l}")
         elif lo <= l <= hi:
@@ -898,7 +919,20 @@ def skeleton(src: Source, region: tuple[int, int], forced: dict[int, str],
     return "\n".join(out) + "\n"
 
 
-ARM_KINDS = ("if", "ifdef", "ifndef", "elif", "else", "elifdef", "elifndef")
+
+def undefined_function_macros(src: Source) -> list[str]:
+    """Names called in a condition (NCCL_VERSION(2,10,0)) that the file does not #define as
+    function-like macros: their header is not read, so the skeleton defines them as 0 (gcc
+    would stop at the call)."""
+    called, defined = set(), set()
+    for d in src.directives:
+        if d.cond:
+            called |= {m for m in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\s*\(", d.cond)}
+        elif d.kind == "define":
+            m = re.match(r"#\s*define\s+([A-Za-z_]\w*)\(", d.text)
+            if m:
+                defined.add(m.group(1))
+    return sorted(called - defined - KEYWORDS)
 
 
 def forced_path(src: Source, chain: int, keep: set[int] = frozenset()) -> dict[int, str]:
@@ -948,6 +982,9 @@ def names_cuda(cond: str, aliases: set[str]) -> set[str]:
 
 def names_rocm(cond: str) -> set[str]:
     return {n for n in cond_names(cond) if is_rocm_macro(n)}
+
+
+names_rocm_any = names_rocm
 
 
 def norm(cond: str) -> str:
@@ -1130,6 +1167,10 @@ def arm_guard(repo, commit, fd, parent, child, g, d) -> Guard | None:
     if explicit_before(parent, g):
         return None
     c = child.chains[d.chain]
+
+    def names_rocm(cond):  # an option macro alone (GGML_HIP_GRAPHS) is not a ROCm arm
+        return {n for n in names_rocm_any(cond) if rocm_kind(n) != "option"}
+
     for earlier in c.arms[: d.arm]:
         if earlier.start in fd.added and names_rocm(earlier.cond):
             return Guard(repo, commit, fd, parent, child, g, "arm", d, earlier, "before")
@@ -1175,7 +1216,8 @@ def arms_after(child: Source, fd: FileDiff, parent: Source, g: Directive, surviv
     for l in sorted(survivors):
         if not (region[0] <= l <= region[1]):
             continue
-        if l in child.line_directive:
+        d = child.line_directive.get(l)
+        if d is not None and d.kind in ARM_KINDS:
             pl = pair.get(l, fd.new_to_old(l))
             if pl is not None and parent.owner(pl, g.chain) is not None:
                 by_marker.add(parent.owner(pl, g.chain))
@@ -1204,11 +1246,25 @@ def arms_after(child: Source, fd: FileDiff, parent: Source, g: Directive, surviv
 
 
 def arms_before(parent: Source, g: Directive, survivors: set[int]) -> str:
+    """Which arms of the parent chain ROCm runs: those with code lines that survive (else those
+    whose directive's marker survives)."""
     taken = {parent.owner(l, g.chain) for l in survivors if l in parent.code}
     if not taken - {None}:
         taken = {parent.owner(l, g.chain) for l in survivors}
     taken.discard(None)
     return "+".join(str(a) for a in sorted(taken)) if taken else "none"
+
+
+def taken_at(decision: str, release: tuple[int, int, int]) -> bool | None:
+    """Does a decision take the guard's arm on this ROCm release (None: other)?"""
+    if decision == "include":
+        return True
+    if decision == "exclude":
+        return False
+    if decision.startswith("rocm-min="):
+        v = tuple(int(x) for x in decision.split("=")[1].split("."))
+        return release[: len(v)] >= v
+    return None
 
 
 def chain_decision(guard_arm: int, after: str) -> str:
@@ -1320,12 +1376,13 @@ def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | Non
     row["rocm_arm_before"] = before.get(cur, "")
     row["rocm_arm_after"] = after.get(cur, "")
     row["chain_decision"] = chain_decision(g.arm, row["rocm_arm_after"])
-    line_says, chain_says = row["decision"], row["chain_decision"]
-    if {line_says, chain_says} == {"include", "exclude"}:
-        row["decision"] = "other"
-        row["note"] = (f"the new condition says {line_says} but ROCm runs "
-                       + ("the guard's arm" if chain_says == "include" else "another arm")
+    line_says = taken_at(row["decision"], CURRENT_ROCM)
+    chain_says = {"include": True, "exclude": False}.get(row["chain_decision"])
+    if line_says is not None and chain_says is not None and line_says != chain_says:
+        row["note"] = (f"the new condition says {row['decision']} but ROCm {cur} runs "
+                       + ("the guard's arm" if chain_says else "another arm")
                        + " (branches swapped or moved)" + ("; " + row["note"] if row["note"] else ""))
+        row["decision"] = "other"
     row["chain_arms"] = len(parent.chains[g.chain].arms)
     row["guard_arm"] = g.arm
     row["chain_error"] = errors[0][:160] if errors else ""
@@ -1633,7 +1690,7 @@ def write_outputs(out_dir, rows, heads, stats, pp):
             for e in ex:
                 f.write(f"example {k}: {e}\n")
         f.write(f"stat gcc runs: {pp.calls}\n")
-        for c in SKIPPED_COMMITS:
+        for c in sorted(set(SKIPPED_COMMITS)):
             f.write(f"unreadable commit (a blob is absent from the mirror): {c}\n")
 
 

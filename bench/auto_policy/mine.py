@@ -752,6 +752,13 @@ def file_defines(src: Source, cond: str) -> dict[str, str]:
     return out
 
 
+def file_defines_all(src: Source) -> set[str]:
+    """Every name the file #defines (object- or function-like)."""
+    if src.defines is None:
+        file_defines(src, "")
+    return set(src.defines)
+
+
 def expr_names(cond: str, defs: dict[str, str]) -> set[str]:
     names = set(cond_names(cond))
     for body in defs.values():
@@ -1211,7 +1218,7 @@ def arms_after(child: Source, fd: FileDiff, parent: Source, g: Directive, surviv
             arm = parent.owner(pl, g.chain)
             if arm is not None:
                 arm_code[code].add(arm)
-    taken, by_marker = set(), set()
+    taken, by_marker, by_content = set(), set(), set()
     new = False
     for l in sorted(survivors):
         if not (region[0] <= l <= region[1]):
@@ -1234,9 +1241,16 @@ def arms_after(child: Source, fd: FileDiff, parent: Source, g: Directive, surviv
             # an unchanged line from outside the parent chain (code the commit moved in)
         arms = arm_code.get(code, set())
         if len(arms) == 1:
-            taken |= arms
+            by_content |= arms
         elif not arms and not TRIVIAL.match(code):
             new = True
+    # an added line with the code of one parent arm counts for that arm only when no surviving
+    # line maps to a parent arm through the diff (branches swapped or moved); otherwise it is
+    # new code next to the arm's own
+    if taken:
+        new = new or bool(by_content)
+    else:
+        taken = by_content
     if not taken and not new:
         taken = by_marker
     parts = [str(a) for a in sorted(taken)]
@@ -1386,6 +1400,12 @@ def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | Non
     row["chain_arms"] = len(parent.chains[g.chain].arms)
     row["guard_arm"] = g.arm
     row["chain_error"] = errors[0][:160] if errors else ""
+    # names of the chains' conditions that the ROCm model leaves undefined (a project's own
+    # configuration macros, set by its headers or build): the chain arms hold for them undefined
+    defined_here = set(file_defines_all(parent)) | set(file_defines_all(child))
+    region_conds = region_names(parent, p_lo, p_hi) | region_names(child, c_lo, c_hi)
+    row["chain_assumes"] = ",".join(sorted(
+        n for n in free_identifiers(region_conds - KEYWORDS, aliases) if n not in defined_here))
     row["_before"] = before
     row["_after"] = after
     row["_region_parent"] = (p_lo, p_hi)
@@ -1455,8 +1475,8 @@ ROCM_DIRECTIVE_REGEX = (
 
 COLUMNS = [
     ("id", "stable id: repo short name, commit[:12], path at parent, line"),
-    ("split", "dev or heldout, per commit (see assign_splits: per repository, commits in "
-              "sha256 order, each to the set furthest below 60/40 of its guards)"),
+    ("split", "dev or heldout, per commit (see assign_splits: commits largest first, then in "
+              "sha256 order, each to the set furthest below 60/40 of the guards)"),
     ("repo", "owner/name"),
     ("commit", "full SHA of the commit that made the decision"),
     ("parent", "full SHA of its first parent"),
@@ -1490,6 +1510,8 @@ COLUMNS = [
     ("chain_decision", "what ROCm runs at the commit (rocm_arm_after) relative to the guard: "
                        "include (the code of the guard's arm), exclude (another arm's, or none), "
                        "rocm-code (code the commit added), other (several arms)"),
+    ("chain_assumes", "identifiers of the chain's conditions that neither the ROCm model nor the "
+                      "file defines, taken as undefined in the chain arms (a project's config macros)"),
     ("chain_error", "first gcc error while preprocessing a skeleton, if any"),
     ("note", "why a decision is other; CUDA-side change; the added ROCm arm"),
     ("commit_guards", "number of guards of this commit in this data set (weight 1/commit_guards "
@@ -1502,25 +1524,23 @@ DEV_SHARE = 0.6
 
 
 def assign_splits(rows) -> None:
-    """dev or heldout per commit, never both: per repository, its commits in the order of
-    sha256(commit SHA) go one by one to the set whose share of that repository's guards is
-    furthest below its target (dev 60%, heldout 40%; dev on a tie)."""
-    by_repo: dict[str, Counter] = defaultdict(Counter)
-    for r in rows:
-        by_repo[r["repo"]][r["commit"]] += 1
+    """dev or heldout per commit, never both: the commits, largest first (ties in the order of
+    sha256(commit SHA)), go one by one to the set whose share of the guards is furthest below
+    its target (dev 60%, heldout 40%; dev on a tie)."""
+    sizes = Counter(r["commit"] for r in rows)
+    order = sorted(sizes, key=lambda c: (-sizes[c], hashlib.sha256(c.encode()).hexdigest()))
+    have = {"dev": 0, "heldout": 0}
     split_of: dict[str, str] = {}
-    for repo, commits in by_repo.items():
-        have = {"dev": 0, "heldout": 0}
-        for sha in sorted(commits, key=lambda c: hashlib.sha256(c.encode()).hexdigest()):
-            total = have["dev"] + have["heldout"] + commits[sha]
-            dev_gap = DEV_SHARE * total - have["dev"]
-            held_gap = (1 - DEV_SHARE) * total - have["heldout"]
-            side = "dev" if dev_gap >= held_gap else "heldout"
-            split_of[sha] = side
-            have[side] += commits[sha]
+    for sha in order:
+        total = have["dev"] + have["heldout"] + sizes[sha]
+        dev_gap = DEV_SHARE * total - have["dev"]
+        held_gap = (1 - DEV_SHARE) * total - have["heldout"]
+        side = "dev" if dev_gap >= held_gap else "heldout"
+        split_of[sha] = side
+        have[side] += sizes[sha]
     for r in rows:
         r["split"] = split_of[r["commit"]]
-        r["commit_guards"] = by_repo[r["repo"]][r["commit"]]
+        r["commit_guards"] = sizes[r["commit"]]
 
 
 def tsv_escape(s) -> str:
@@ -1559,6 +1579,7 @@ def mine_repo(pp: Preprocessor, spec: str, stats: Counter):
             parent, child = parse_source(old_text), parse_source(new_text)
             if not parent.balanced or not child.balanced:
                 stats["skipped: unbalanced conditionals"] += 1
+                stats_examples["unbalanced"].append(f"{name} {c.sha[:12]} {fd.old_path}")
                 continue
             for gd in find_guards(name, c, fd, parent, child, set(aliases), stats):
                 r = evaluate_guard(pp, gd, set(aliases))

@@ -29,7 +29,8 @@ The decision on ROCm is computed with gcc's preprocessor (`gcc -E -P -undef -nos
   assignment (undefined / 1) of the identifiers the model does not know. Constant true:
   `include`; constant false: `exclude`; false then true from a release on: `rocm-min=X.Y`;
   anything else (depends on an unknown identifier or the pass, not monotone): `other`.
-* `arm`: the same, for "ROCm reaches the guard's arm" in a skeleton of the file at the commit.
+* `arm`: the same, for "ROCm runs the guard's code" at the commit: it reaches the guard's arm in a
+  skeleton of the file, or the ROCm arm the commit added has the guard's code (see below).
 
 Then the whole chain: a skeleton of each file (every directive kept except #include, #error,
 #warning, #pragma, #line; every other line of the chain's region replaced by a marker of its
@@ -104,12 +105,13 @@ VERSION_MACROS = {
 ROCM_DEVICE_RE = re.compile(r"^(?:__HIP_DEVICE_COMPILE__|__HIP_ARCH_\w+|__AMDGCN__|__AMDGPU__|"
                             r"__AMDGCN_WAVEFRONT_SIZE\w*|__HCC_ACCELERATOR__)$")
 # A project macro for the ROCm platform: a HIP/ROCM/AMD/HCC word right after USE/HAVE/ENABLE/
-# USING/WITH/BUILD/COMPILING, ending the name (GGML_USE_HIP, MAGMA_HAVE_HIP, USE_AMD_ROCM,
-# KOKKOS_ENABLE_HIP, GKO_COMPILING_HIP, HYPRE_USING_HIP, MFEM_USE_HIP, RAJA_ENABLE_HIP,
-# CUPY_USE_HIP, BUILD_HIP, GGML_USE_HIPBLAS).
+# USING/WITH/BUILD/COMPILING (or TARGET/PLATFORM), ending the name (GGML_USE_HIP, MAGMA_HAVE_HIP,
+# USE_AMD_ROCM, KOKKOS_ENABLE_HIP, GKO_COMPILING_HIP, HYPRE_USING_HIP, MFEM_USE_HIP,
+# RAJA_ENABLE_HIP, CUPY_USE_HIP, BUILD_HIP, GGML_USE_HIPBLAS, QUDA_TARGET_HIP,
+# flashinfer's PLATFORM_HIP_DEVICE).
 PROJECT_PLATFORM_RE = re.compile(
-    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_(?:HIP|ROCM|AMD|AMD_ROCM|HCC|HIPBLAS|"
-    r"HIP_PLATFORM_AMD)$"
+    r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING|TARGET|PLATFORM)_(?:HIP|ROCM|AMD|"
+    r"AMD_ROCM|HCC|HIPBLAS|HIP_PLATFORM_AMD|HIP_DEVICE)$"
 )
 # A ROCm-only option: the same words with more after them (KOKKOS_ENABLE_HIP_RELOCATABLE_...),
 # a project prefix before HIP/ROCM and a feature after (GGML_HIP_GRAPHS), an AMD GPU target.
@@ -1371,7 +1373,10 @@ def evaluate_guard(pp: Preprocessor, gd: Guard, aliases: set[str]) -> dict | Non
             before[key] = arms_before(parent, g, sp)
             reached[(v, device)] = 0 in surviving(pp, p_free, names, v, device)[0]
             after[key] = arms_after(child, fd, parent, g, sc, (c_lo, c_hi), pair)
-            guard_taken[(v, device)] = n.start in sc
+            # arm form: ROCm runs the guard's code when it reaches the guard's arm, or when the
+            # arm the commit added for it holds the same code (flashinfer's
+            # `#ifdef PLATFORM_HIP_DEVICE` + the guarded #define)
+            guard_taken[(v, device)] = n.start in sc or after[key] == str(g.arm)
             rocm_arm_taken.append(sc)
     if gd.form == "arm" and gd.position == "after":
         if not any(gd.rocm_dir.start in s_ for s_ in rocm_arm_taken):
@@ -1469,14 +1474,14 @@ def find_aliases(gitdir: str, ref: str) -> dict[str, str]:
 # the second search: an added or removed conditional naming a ROCm macro (for the arm form)
 ROCM_DIRECTIVE_REGEX = (
     r"^[[:space:]]*#[[:space:]]*(el)?if.*(USE_ROCM|__HIP|HIP_VERSION|ROCM_VERSION|__HCC__|"
-    r"__AMDGCN__|__AMDGPU__|QMC_CUDA2HIP|(USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING)_"
+    r"__AMDGCN__|__AMDGPU__|QMC_CUDA2HIP|(USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING|TARGET|PLATFORM)_"
     r"(HIP|ROCM|AMD|HCC)|[A-Z]_(HIP|ROCM)_)"
 )
 
 COLUMNS = [
     ("id", "stable id: repo short name, commit[:12], path at parent, line"),
-    ("split", "dev or heldout, per commit (see assign_splits: commits largest first, then in "
-              "sha256 order, each to the set furthest below 60/40 of the guards)"),
+    ("split", "dev or heldout, per commit (assign_splits: commits largest first, then in sha256 "
+              "order, each to the set that keeps every decision kind nearest 60/40)"),
     ("repo", "owner/name"),
     ("commit", "full SHA of the commit that made the decision"),
     ("parent", "full SHA of its first parent"),
@@ -1524,23 +1529,34 @@ DEV_SHARE = 0.6
 
 
 def assign_splits(rows) -> None:
-    """dev or heldout per commit, never both: the commits, largest first (ties in the order of
-    sha256(commit SHA)), go one by one to the set whose share of the guards is furthest below
-    its target (dev 60%, heldout 40%; dev on a tie)."""
-    sizes = Counter(r["commit"] for r in rows)
-    order = sorted(sizes, key=lambda c: (-sizes[c], hashlib.sha256(c.encode()).hexdigest()))
-    have = {"dev": 0, "heldout": 0}
+    """dev or heldout per commit, never both, stratified by decision: the commits, largest first
+    (ties in the order of sha256(commit SHA)), go one by one to the set that keeps the guards of
+    each decision kind (include, exclude, rocm-min, other) and of all kinds together closest to
+    60% dev / 40% heldout (sum of squared gaps; dev on a tie)."""
+    kinds = sorted({r["decision"].split("=")[0] for r in rows}) + ["*"]
+    per_commit: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        per_commit[r["commit"]][r["decision"].split("=")[0]] += 1
+        per_commit[r["commit"]]["*"] += 1
+    order = sorted(per_commit, key=lambda c: (-per_commit[c]["*"],
+                                              hashlib.sha256(c.encode()).hexdigest()))
+    dev, total = Counter(), Counter()
     split_of: dict[str, str] = {}
     for sha in order:
-        total = have["dev"] + have["heldout"] + sizes[sha]
-        dev_gap = DEV_SHARE * total - have["dev"]
-        held_gap = (1 - DEV_SHARE) * total - have["heldout"]
-        side = "dev" if dev_gap >= held_gap else "heldout"
+        add = per_commit[sha]
+        tot = total + add
+
+        def cost(d):
+            return sum((d[k] - DEV_SHARE * tot[k]) ** 2 for k in kinds)
+
+        side = "dev" if cost(dev + add) <= cost(dev) else "heldout"
+        if side == "dev":
+            dev = dev + add
+        total = tot
         split_of[sha] = side
-        have[side] += sizes[sha]
     for r in rows:
         r["split"] = split_of[r["commit"]]
-        r["commit_guards"] = sizes[r["commit"]]
+        r["commit_guards"] = per_commit[r["commit"]]["*"]
 
 
 def tsv_escape(s) -> str:
@@ -1608,7 +1624,10 @@ def repo_name(gitdir: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("repos", nargs="+", help="bare git directories, optionally DIR@REF")
+    ap.add_argument("repos", nargs="*", help="bare git directories, optionally DIR@REF")
+    ap.add_argument("--repos-file", help="a file of owner/name@commit lines (# comments), read "
+                    "from --mirror-root as <root>/<owner>+<name>/repo at that commit")
+    ap.add_argument("--mirror-root", default="/work/.mirror")
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--gcc", default="gcc")
     ap.add_argument("--log-cache", help="keep the output of each git log in this folder and "
@@ -1616,6 +1635,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     global LOG_CACHE
     LOG_CACHE = args.log_cache
+    if args.repos_file:
+        with open(args.repos_file, encoding="utf-8") as f:
+            for line in f:
+                line = line.split("#")[0].strip()
+                if line:
+                    name, _, ref = line.partition("@")
+                    path = os.path.join(args.mirror_root, name.replace("/", "+", 1), "repo")
+                    args.repos.append(path + (f"@{ref}" if ref else ""))
+    if not args.repos:
+        ap.error("no repository given")
     pp = Preprocessor(args.gcc)
     stats: Counter = Counter()
     all_rows = []
@@ -1680,7 +1709,9 @@ def write_outputs(out_dir, rows, heads, stats, pp):
             rec = {
                 "id": r["id"], "repo": r["repo"], "commit": r["commit"], "parent": r["parent"],
                 "path": r["path"], "new_path": r["new_path"], "line": r["line"],
-                "form": r["form"], "decision": r["decision"],
+                "form": r["form"], "decision": r["decision"], "split": r["split"],
+                "chain_decision": r["chain_decision"], "chain_assumes": r["chain_assumes"],
+                "rocm_reaches": r["rocm_reaches"],
                 "guard_arm": r["guard_arm"],
                 "old_directive": r["old_directive"], "new_directive": r["new_directive"],
                 "region_parent": r["_region_parent"], "region_commit": r["_region_child"],

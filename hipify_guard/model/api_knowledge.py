@@ -9,7 +9,8 @@
    when HIP declares it, unless the declaration needs an opt-in macro the build does not define.
 4. The project's own definitions (`definitions`): decided per use by `branch_apis`, not here.
 
-"Added in HIP X" is the earliest evidence for the compiled name: HIPIFY's HIP version, or the
+The names worth finding are those the tables know and the CUDA spellings HIP's headers declare
+(`__any_sync`, spec §14.2). "Added in HIP X" is the earliest evidence for the compiled name: HIPIFY's HIP version, or the
 release since which HIP's headers have declared it. A view is the same for every file: what a
 file or build defines (an opt-in macro, a shim) is applied by the rules.
 """
@@ -17,6 +18,7 @@ file or build defines (an opt-in macro, a shim) is applied by the rules.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -37,6 +39,19 @@ _KEYWORDS = frozenset(
     b"signed sizeof static static_assert static_cast struct switch template this thread_local throw "
     b"true try typedef typeid typename union unsigned using virtual void volatile wchar_t while".split()
 )
+
+
+# The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library prefixes, their
+# device intrinsics and types (`__shfl_down`, `__half2float`, `half`); not C/C++ library names
+# (`exp`, `uint32_t`, `max`), which HIPIFY's tables list too but which say nothing about ROCm.
+_API_NAME = re.compile(
+    r"(?!__\w*__$)(?:cu(?:da|blas|sparse|solver|fft|rand|dnn|tensor|file|pti)|cu[A-Z]|CU[A-Z_]|nv[A-Za-z]|NV[A-Z_]|__nv|nccl|NCCL|hip|HIP|roc[a-z]|miopen|MIOPEN|__(?!builtin_)[A-Za-z]"
+    r"|half2?$|bfloat16|cooperative_groups)")
+
+
+def is_api(name: str) -> bool:
+    """Whether `name` is a CUDA or HIP API name, the only names whose use is evidence (spec §14.6)."""
+    return _API_NAME.match(name) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +93,9 @@ class ApiKnowledge:
         torch = load_torch_table()
         found = set(self.hipify.api_facts)
         found.update(name.encode() for name in torch.keys | torch.hip_names if name.isidentifier())
+        # CUDA spellings that only HIP's headers know (the opt-in `__any_sync`), spec §14.2
+        found.update(name.encode() for name in load_hip_headers().keys
+                     if is_api(name) and not name.startswith(("hip", "HIP")) and name.isidentifier())
         return frozenset(found - _KEYWORDS)
 
     def view(self, name: str, way: str) -> ApiView | None:

@@ -41,17 +41,19 @@ _KEYWORDS = frozenset(
 )
 
 
-# The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library prefixes, their
+# The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library names, their
 # device intrinsics and types (`__shfl_down`, `__half2float`, `half`); not C/C++ library names
-# (`exp`, `uint32_t`, `max`), which HIPIFY's tables list too but which say nothing about ROCm.
+# (`exp`, `max`, `uint32_t`), which HIPIFY's device-functions table and HIP's headers list too but
+# which say nothing about ROCm. Names of the other HIPIFY tables (cuSPARSE's `csrilu02Info_t`) are APIs.
 _API_NAME = re.compile(
-    r"(?!__\w*__$)(?:cu(?:da|blas|sparse|solver|fft|rand|dnn|tensor|file|pti)|cu[A-Z]|CU[A-Z_]|nv[A-Za-z]|NV[A-Z_]|__nv|nccl|NCCL|hip|HIP|roc[a-z]|miopen|MIOPEN|__(?!builtin_)[A-Za-z]"
-    r"|half2?$|bfloat16|cooperative_groups)")
+    r"(?!__\w*__$)(?:cu(?:da|blas|sparse|solver|fft|rand|dnn|tensor|file|pti)|cu[A-Z]|CU[A-Z_]|nv[A-Za-z]|NV[A-Z_]|__nv"
+    r"|nccl|NCCL|hip|HIP|roc[a-z]|miopen|MIOPEN|__(?!builtin_)[A-Za-z]|half2?$|bfloat16|cooperative_groups)")
+_DEVICE_FUNCTIONS = "CUDA DEVICE API"
 
 
 def is_api(name: str) -> bool:
     """Whether `name` is a CUDA or HIP API name, the only names whose use is evidence (spec §14.6)."""
-    return _API_NAME.match(name) is not None
+    return knowledge().is_api(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,7 @@ class ApiKnowledge:
     def __init__(self) -> None:
         self.hipify = load_table()
         self._views: dict[tuple[str, str], ApiView] = {}
+        self._apis: dict[str, bool] = {}
 
     @functools.cached_property
     def names(self) -> frozenset[bytes]:
@@ -95,8 +98,16 @@ class ApiKnowledge:
         found.update(name.encode() for name in torch.keys | torch.hip_names if name.isidentifier())
         # CUDA spellings that only HIP's headers know (the opt-in `__any_sync`), spec §14.2
         found.update(name.encode() for name in load_hip_headers().keys
-                     if is_api(name) and not name.startswith(("hip", "HIP")) and name.isidentifier())
+                     if _API_NAME.match(name) and not name.startswith(("hip", "HIP")) and name.isidentifier())
         return frozenset(found - _KEYWORDS)
+
+    def is_api(self, name: str) -> bool:
+        """See the module-level `is_api`."""
+        known = self._apis.get(name)
+        if known is None:
+            libraries = {entry.library for entry in self.hipify.by_cuda(name)} if name.encode() in self.hipify.api_facts else set()
+            known = self._apis[name] = bool(libraries - {_DEVICE_FUNCTIONS}) or _API_NAME.match(name) is not None
+        return known
 
     def view(self, name: str, way: str) -> ApiView | None:
         """What the build of route `way` has for `name`; None when no source of that route knows it."""

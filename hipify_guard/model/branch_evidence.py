@@ -15,9 +15,9 @@ with its offset and a phrase for the fix message, or None:
   (`hip_signatures`, read by libclang from the vendored headers): a `cudaMemLocation` passed where
   `hipMemAdvise` takes an `int` device, `.x` of a `half` whose HIP `__half` has no public `x` (§14.5).
 
-Types of names come from the declarations in the group's code, else in the file
+The type of a name is that of its nearest declaration before the use in the group's own code
 (`half r;`, `const volatile half* ptr`, `cudaMemLocation loc = {...}`), mapped to HIP as the
-route's build compiles them.
+route's build compiles it; a name declared outside the group is not judged.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis
-from .api_knowledge import knowledge, route
+from .api_knowledge import is_api, knowledge, route
 from .code_tokens import segments
 from .definitions import definitions, definitions_of
 from .hip_headers import load_hip_headers
@@ -89,15 +89,15 @@ def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
         elif not any(start <= offset < end for start, end in ranges):
             continue
         text = name.decode("latin-1")
-        declared = _hip_declaration(file, text)
+        declared = _hip_declaration(file, text) if is_api(text) else None
         if declared is None:
             continue
         line = file.lines.line_of(offset)
         overloads = load_hip_signatures().functions.get(declared)
         following = data[offset + len(name):offset + len(name) + 2048].lstrip()
-        if overloads and not is_macro and following.startswith(b"("):
+        if not is_macro and following.startswith(b"("):  # a function: with the parameters of one of HIP's
             params = _parameters(following)
-            if params is None or not any(_same_types(params, overload) for overload in overloads):
+            if not overloads or params is None or not any(_same_types(params, overload) for overload in overloads):
                 continue
             shown = ", ".join(params)
             return Evidence(offset, f"defines `{text}({shown})` (line {line}), which HIP already declares "
@@ -112,11 +112,11 @@ def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Eviden
     """The first member access or argument of the group that HIP's declarations do not take."""
     signatures = load_hip_signatures()
     data = file.data
-    types = _declared_types(file, ranges)
+    declarations = _declarations(file, ranges)
     for start, end in ranges:
         for match in _MEMBER.finditer(data, start, end):
             name, member = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
-            declared = types.get(name)
+            declared = _type_at(declarations, name, match.start())
             if declared is None:
                 continue
             cuda_type, hip_type = declared
@@ -131,9 +131,8 @@ def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Eviden
         hip = _hip_name(file, use.name)
         if hip is None or hip not in signatures.functions:
             continue
-        arguments = _arguments(data, use.end)
-        for index, argument in enumerate(arguments or ()):
-            passed = _argument_type(argument, types)
+        for index, argument in enumerate(_arguments(data, use.end) or ()):
+            passed = _argument_type(argument, declarations, use.start)
             if passed is None:
                 continue
             cuda_type, hip_type = passed
@@ -166,22 +165,25 @@ def _hip_declaration(file: FileAnalysis, name: str) -> str | None:
     return None
 
 
-def _declared_types(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, tuple[str, str]]:
-    """name -> (its type as written, the HIP type a ROCm build compiles) for the declarations of
-    types HIP's headers define: the group's own first, then the rest of the file."""
+def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, list[tuple[int, str, str]]]:
+    """name -> [(offset, its type as written, the HIP type a ROCm build compiles)] for the group's
+    declarations of names of types HIP's headers define (`half r;`, `const volatile half* ptr`)."""
     signatures = load_hip_signatures()
-    found: dict[str, tuple[str, str]] = {}
+    found: dict[str, list[tuple[int, str, str]]] = {}
     data = file.data
-    spans = list(ranges) + [(0, len(data))]
-    for start, end in spans:
+    for start, end in ranges:
         for match in _DECLARATION.finditer(data, start, end):
             written, name = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
-            if name in found:
-                continue
             hip = written if written in signatures.types else _hip_name(file, written)
             if hip is not None and hip in signatures.types:
-                found[name] = (written, hip)
+                found.setdefault(name, []).append((match.start(), written, hip))
     return found
+
+
+def _type_at(declarations: dict[str, list[tuple[int, str, str]]], name: str, offset: int) -> tuple[str, str] | None:
+    """The type of the group's nearest declaration of `name` before `offset` (None: none there)."""
+    before = [(at, written, hip) for at, written, hip in declarations.get(name, ()) if at < offset]
+    return (before[-1][1], before[-1][2]) if before else None
 
 
 def _arguments(data: bytes, end: int) -> list[str] | None:
@@ -211,16 +213,19 @@ def _arguments(data: bytes, end: int) -> list[str] | None:
     return None
 
 
-def _argument_type(argument: str, types: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
-    """The (written, HIP) type of an argument that is a declared name or a `Type{...}` literal."""
+def _argument_type(argument: str, declarations: dict[str, list[tuple[int, str, str]]],
+                   offset: int) -> tuple[str, str] | None:
+    """The (written, HIP) type of an argument that is a name declared before `offset` in the
+    group, or a `Type{...}` literal of a type declared there."""
     if _IDENTIFIER.fullmatch(argument.encode("latin-1")):
-        return types.get(argument)
+        return _type_at(declarations, argument, offset)
     literal = _TYPED_LITERAL.match(argument.encode("latin-1"))
     if literal is not None:
         written = literal.group(1).decode("latin-1")
-        for name, (cuda, hip) in types.items():
-            if cuda == written:
-                return cuda, hip
+        for entries in declarations.values():
+            for _, cuda, hip in entries:
+                if cuda == written:
+                    return cuda, hip
     return None
 
 

@@ -101,6 +101,7 @@ class Result:
     verdict: str = ""  # agree, disagree, undecidable, error
     reason: str = ""
     per_release: list = field(default_factory=list)  # (release, pass, maintainer, tool, choices)
+    configured: str = ""  # the rocm-macro the evaluator had to configure
 
 
 def arms_of(text: str) -> set[str]:
@@ -226,6 +227,16 @@ def evaluate(guard: dict, row: dict, trees: Trees, tool: str, configs: str, pp: 
     findings, fixed = run_tool(tool, config, tree, guard["path"])
     line = guard["line"]
     at = [f for f in findings if f["location"]["row"] == line and f["code"].startswith("HG1")]
+    wanted_macro = next((m for m in row["rocm_macro"].split(",") if mine.rocm_kind(m) == "platform"), "")
+    if at and "set `rocm-macro`" in at[0]["message"] and wanted_macro:
+        # No macro is certain from the build files: the project's configuration would name one.
+        # The evaluator names the ROCm macro the maintainer's line tests (the project's own word).
+        config = os.path.join(configs, f"min-rocm-{floor[0]}.{floor[1]}-{wanted_macro}.toml")
+        with open(config, "w") as f:
+            f.write(f'policy = "auto"\nmin-rocm = "{floor[0]}.{floor[1]}"\nrocm-macro = "{wanted_macro}"\n')
+        result.configured = wanted_macro
+        findings, fixed = run_tool(tool, config, tree, guard["path"])
+        at = [f for f in findings if f["location"]["row"] == line and f["code"].startswith("HG1")]
     if at:
         result.tool_code = at[0]["code"]
         result.tool_message = (at[0].get("fix") or {}).get("message") or f"no fix: {at[0]['message']}"
@@ -254,13 +265,59 @@ def evaluate(guard: dict, row: dict, trees: Trees, tool: str, configs: str, pp: 
             result.per_release.append((release, device, wanted, rocm_tool, choices))
             decidable = decidable and wanted in choices
             agree = agree and wanted == rocm_tool
-    if not decidable:
+    if guard["rocm_reaches"] == "no":
+        result.verdict = "undecidable"
+        result.reason = ("ROCm does not reach the guard at the parent (an enclosing group excludes it): the decision "
+                         "took effect with other changes of the same commit")
+    elif not cuda_test_decides(pp, parent, line):
+        result.verdict = "undecidable"
+        result.reason = ("the CUDA version test does not decide the guard on ROCm at the parent (another test, such "
+                         "as a CUDA build macro or __CUDA_ARCH__, does): not an implicit guard, no policy applies")
+    elif not decidable:
         result.verdict = "undecidable"
         result.reason = ("the maintainer's ROCm runs code the commit added in place of every arm this guard "
                          "can choose (new ROCm code, or the guarded body ported in the same commit)")
+    elif guard["id"] in BEYOND:
+        result.verdict, result.reason = "undecidable", BEYOND[guard["id"]]
     else:
         result.verdict = "agree" if agree else "disagree"
     return result
+
+
+_CUDA_HIGH = {"CUDA_VERSION": 99990, "CUDART_VERSION": 99990, "__CUDACC_VER_MAJOR__": 99, "__CUDACC_VER_MINOR__": 9,
+              "__CUDACC_VER_BUILD__": 999}
+_CUDA_LOW = {"CUDA_VERSION": 1000, "CUDART_VERSION": 1000, "__CUDACC_VER_MAJOR__": 1, "__CUDACC_VER_MINOR__": 0,
+             "__CUDACC_VER_BUILD__": 0}
+
+
+def cuda_test_decides(pp: mine.Preprocessor, parent: mine.Source, line: int) -> bool:
+    """Whether some value of the CUDA version macros changes the guard's value under the ROCm
+    model (mine.py's: platform macros defined, other identifiers swept), i.e. whether the guard
+    is implicit on ROCm at all."""
+    cond = parent.by_start[line].cond
+    defs = mine.file_defines(parent, cond)
+    _keys, configs, _free = mine.rocm_configs(cond, defs, set(), [(6, 2, 0)])
+    values = []
+    builds = {name: None for name in mine.cond_names(cond) if mine.CUDA_PLATFORM_RE.search(name)}  # one GPU backend a build
+    for setting in (None, _CUDA_HIGH, _CUDA_LOW):
+        chosen = [dict(config, **builds, **{k: (None if setting is None else setting[k]) for k in _CUDA_HIGH})
+                  for config in configs]
+        values.append(pp.truth_table(cond, chosen, defs))
+    return values[0] != values[1] or values[0] != values[2]
+
+
+def load_beyond(path: str) -> dict[str, str]:
+    """Guards judged beyond a static tool by reading the commit, with the reason (undecidable.tsv)."""
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                key, _, reason = line.rstrip("\n").partition("\t")
+                found[key] = reason
+    return found
+
+
+BEYOND: dict[str, str] = {}
 
 
 def _defined_r(names: set[str]) -> set[str]:
@@ -284,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only guards whose id contains this")
     parser.add_argument("-v", "--verbose", action="store_true", help="per-release arms of every guard")
     args = parser.parse_args(argv)
+    BEYOND.update(load_beyond(os.path.join(args.data, "undecidable.tsv")))
     with open(os.path.join(args.data, "branches.jsonl"), encoding="utf-8") as f:
         guards = [json.loads(line) for line in f]
     with open(os.path.join(args.data, "guards.tsv"), encoding="utf-8") as f:
@@ -318,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    maintainer: {g['new_directive'][:150]}")
         print(f"    tool: {result.tool_line[:150]}")
         print(f"    {result.tool_code or '-'}: {result.tool_message[:400]}")
+        if result.configured:
+            print(f"    (configured rocm-macro = {result.configured}: the tool found none in the build files)")
         if result.reason:
             print(f"    reason: {result.reason}")
         for release, device, wanted, tool_arms, choices in result.per_release:

@@ -379,7 +379,7 @@ def test_auto_excludes_a_polyfill_of_what_hip_declares() -> None:
 def test_auto_excludes_inline_ptx() -> None:
     """§14.4: NVIDIA's assembly is the CUDA-only path."""
     fix = auto_fix('asm volatile("st.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(a), "r"(b))')
-    assert fix.expectation.rocm == "false" and "inline PTX (`st.v2.u32`, line 2)" in fix.message
+    assert fix.expectation.rocm == "false" and "holds inline PTX (`st.v2.u32`, line 2)" in fix.message
 
 
 def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() -> None:

@@ -69,7 +69,7 @@ def inline_ptx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | 
         for match in _ASM.finditer(data, start, end):
             ptx = _PTX.search(match.group(1))
             if ptx is not None:
-                return Evidence(match.start(), f"inline PTX (`{ptx.group(1).decode('latin-1')}`, line "
+                return Evidence(match.start(), f"holds inline PTX (`{ptx.group(1).decode('latin-1')}`, line "
                                                f"{file.lines.line_of(match.start())})")
     return None
 

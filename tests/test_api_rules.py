@@ -323,26 +323,90 @@ def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
 
 
 def test_auto_names_what_the_table_cannot_judge() -> None:
+    """§14.1: nothing the tables know is no evidence: today's outcome (false) is kept, and said."""
     fix = auto_fix("_(nvmlDeviceGetGpuFabricInfoV); local_helper()")
-    assert fix.expectation.rocm == "true"
-    assert fix.message.endswith("not in the tables, so not judged: `nvmlDeviceGetGpuFabricInfoV`")
+    assert fix.expectation.rocm == "false" and fix.applicability == "safe"
+    assert "(policy auto): no evidence decides this branch" in fix.message
+    assert fix.message.endswith("so today's ROCm outcome is kept; not in the tables, so not judged: "
+                                "`nvmlDeviceGetGpuFabricInfoV`")
 
 
 def test_auto_excludes_rocm_for_an_api_hip_lacks() -> None:
     fix = auto_fix("cudaStreamGetId(0, 0); cudaGraphUpload(0, 0)")
     assert fix.applicability == "safe" and fix.expectation.rocm == "false"
     assert fix.message.endswith(
-        "the branch uses `cudaStreamGetId`, which HIP does not have (native HIP, PyTorch's hipify)")
+        "the branch uses `cudaStreamGetId`, which HIP does not have (HIPIFY's tables; native HIP, PyTorch's hipify)")
 
 
 def test_auto_names_the_models_it_decided_by() -> None:
     fix = auto_fix("(void)CUBLAS_GEMM_DEFAULT_TENSOR_OP")
-    assert fix.expectation.rocm == "false" and fix.message.endswith("which HIP does not have (native HIP)")
+    assert fix.expectation.rocm == "false" and fix.message.endswith("which HIP does not have (HIPIFY's tables; native HIP)")
     fix = auto_fix("(void)CUBLAS_GEMM_DEFAULT_TENSOR_OP", model_names=("torch-hipify",))
-    assert fix.expectation.rocm_min == 10802 and "added in HIP 1.8.2 (PyTorch's hipify;" in fix.message
+    assert fix.expectation.rocm_min == 10802 and "added in HIP 1.8.2 (PyTorch's hipify; PyTorch's hipify;" in fix.message
     fix = auto_fix("__shfl_xor_sync(0xffffffff, 1, 1)")
     assert fix.message.endswith("which HIP declares only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined "
-                                "(native HIP, PyTorch's hipify)")
+                                "(HIP's headers; native HIP, PyTorch's hipify)")
+
+
+def test_auto_no_evidence_keeps_today_and_says_so() -> None:
+    """§14.1: a branch that calls nothing the tables know is decided by preserve, never "include"."""
+    (finding,) = check(analysis("#if CUDA_VERSION < 9000\nint legacy = 1;\n#endif\n", policy=Policy("auto")),
+                       ["HG102"])
+    assert finding.fix.expectation.rocm == "true" and finding.fix.applicability == "safe"
+    assert "no evidence decides this branch" in finding.fix.message
+
+
+def test_auto_counts_names_only_hips_headers_know() -> None:
+    """§14.2: `__any_sync` is in no mapping table; HIP 6.3 declares it only behind an opt-in macro."""
+    fix = auto_fix("(void)__any_sync(0xffffffff, 1)")
+    assert fix.expectation.rocm == "false"
+    assert "uses `__any_sync`, which HIP declares only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined (HIP's headers" \
+        in fix.message
+
+
+def test_auto_excludes_a_polyfill_of_what_hip_declares() -> None:
+    """§14.3: a `__shfl_down` overload for double, which HIP declares itself."""
+    source = ("#if CUDA_VERSION < 9000\n__device__ double __shfl_down(double var, unsigned int delta, int width) "
+              "{ return var; }\n#endif\n")
+    (finding,) = check(analysis(source, policy=Policy("auto")), ["HG102"])
+    assert finding.fix.expectation.rocm == "false"
+    assert "defines `__shfl_down(double, unsigned int, int)` (line 2), which HIP already declares" in finding.fix.message
+    other = source.replace("double var", "my_type var")  # an overload HIP lacks: no evidence from it
+    (finding,) = check(analysis(other, policy=Policy("auto")), ["HG102"])
+    assert finding.fix.expectation.rocm == "true" and "no evidence" in finding.fix.message
+
+
+def test_auto_excludes_inline_ptx() -> None:
+    """§14.4: NVIDIA's assembly is the CUDA-only path."""
+    fix = auto_fix('asm volatile("st.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(a), "r"(b))')
+    assert fix.expectation.rocm == "false" and "holds inline PTX (`st.v2.u32`, line 2)" in fix.message
+
+
+def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() -> None:
+    """§14.5: the CUDA 13 form of cudaMemAdvise passes a cudaMemLocation where HIP takes an int;
+    HIP's __half keeps its bits protected."""
+    fix = auto_fix("cudaMemLocation loc = {}; cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, loc)")
+    assert fix.expectation.rocm == "false"
+    assert ("passes a `cudaMemLocation` as argument 4 of `cudaMemAdvise` (line 2), where HIP's `hipMemAdvise` "
+            "takes `int`") in fix.message
+    fix = auto_fix("half r; r.x = ptr->x")
+    assert fix.expectation.rocm == "false" and "reads `r.x` of a `half`" in fix.message
+    assert "a member HIP's `half` does not make public (its public members: none" in fix.message
+    fix = auto_fix("cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, device)", min_rocm=(6, 0, 0))
+    assert fix.expectation.rocm == "true"  # the int form: HIP has it
+
+
+def test_auto_takes_versions_from_hip_apis_only() -> None:
+    """§14.6: `uint32_t` or `exp` are no version evidence (nor any evidence)."""
+    fix = auto_fix("uint32_t x = exp(1.0)")
+    assert fix.expectation.rocm == "false" and "no evidence" in fix.message and "ROCM_VERSION" not in str(fix.edits)
+
+
+def test_auto_never_contradicts_the_enclosing_groups() -> None:
+    """§14.7: inside `#ifdef USE_ROCM`, the enclosing group decides the guard: no R clause."""
+    source = "#ifdef USE_ROCM\n#if CUDA_VERSION >= 11000\nvoid f() { cudaStreamGetId(0, 0); }\n#endif\n#endif\n"
+    findings = check(analysis(source, policy=Policy("auto")), ["HG101"])
+    assert all(f.fix is None or "USE_ROCM" not in "".join(e.content for e in f.fix.edits) for f in findings)
 
 
 def test_auto_fix_end_to_end(tmp_path) -> None:

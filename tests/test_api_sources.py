@@ -282,3 +282,25 @@ def test_map_json_has_every_source() -> None:
     assert [h["name"] for h in bf16["hip_headers"]] == ["__hip_bfloat162"]
     assert mask["direction"] == "hip-header" and mask["hip_headers"][0]["since"] == "6.2.0"
     assert mask["hip_headers"][0]["opt_in"] == ["HIP_ENABLE_WARP_SYNC_BUILTINS"]
+
+
+def test_signature_generator_output_is_up_to_date() -> None:
+    """rules/hip_signatures.tsv is what libclang reads from the vendored headers (needs libclang
+    and an installed clang's resource headers, as CI's hipcc brings)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from gen_hip_signatures import default_resource_dir
+
+    if default_resource_dir() is None:
+        pytest.skip("no clang resource headers installed (clang or hipcc brings them)")
+    result = run_script("gen_hip_signatures.py", "--check")
+    assert result.returncode == 0, result.stderr
+
+
+def test_signature_table_knows_what_auto_checks() -> None:
+    from hipify_guard.model.hip_signatures import load_hip_signatures
+
+    table = load_hip_signatures()
+    assert table.parameter_types("hipMemAdvise", 3) == {"int"}
+    assert table.parameter_types("hipMemPrefetchAsync", 2) == {"int"}
+    assert table.types["__half"] == frozenset() and table.types["hipMemLocation"] == {"type", "id"}
+    assert ("double", "unsigned int", "int") in table.functions["__shfl_down"]

@@ -138,25 +138,36 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
     if macros.rocm is None:
         return None
     rocm = macros.rocm.name
-    if policy.kind == "auto":
-        return auto_fix(file, arm, "differs" if fate.partial else fate.today)  # (partial: other macros flip it)
+    if policy.kind == "auto":  # (partial: other macros flip it)
+        return auto_fix(file, arm, "differs" if fate.partial else fate.today,
+                        lambda reason: _preserve_fix(file, arm, fate, rocm, f" (policy auto): {reason}"))
     if policy.kind == "rocm-min" and policy.rocm_min is not None:
         version = ".".join(map(str, policy.rocm_min))
         return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE,
                          message=f"Take this branch on ROCm {version} and newer only", rocm_min=policy.rocm_min,
                          rocm_false_today=fate.today == "false" and not fate.partial)
     form = {"exclude": EXCLUDE, "include": INCLUDE}.get(policy.kind)
-    if form is None and not fate.alone:  # preserve, where other macros decide too: at the CUDA tests
-        return test_fix(file, arm, fate, message=f"Make ROCm explicit at the CUDA version test with `defined({rocm})`")
-    if form is None:  # preserve: make today's outcome explicit, when there is one
-        form = {"false": EXCLUDE, "true": INCLUDE}.get(fate.today)
     if form is None:
-        return None
+        return _preserve_fix(file, arm, fate, rocm, "")
     keeps_today = not fate.partial and (form == EXCLUDE and fate.today == "false" or form == INCLUDE and fate.today == "true")
     verb = "Exclude" if form == EXCLUDE else "Include"
     note = f" (today: {fate.today} on ROCm)" if not keeps_today else ""
     return guard_fix(file, arm, form, applicability=SAFE if keeps_today else UNSAFE,
                      message=f"{verb} ROCm explicitly with `defined({rocm})`{note}")
+
+
+def _preserve_fix(file: FileAnalysis, arm: Arm, fate: Fate, rocm: str, why: str) -> Fix | None:
+    """The `preserve` fix: today's ROCm outcome made explicit, when there is one (at the CUDA
+    tests where other macros decide too); `why` ends the message."""
+    if not fate.alone:
+        return test_fix(file, arm, fate, message=f"Make ROCm explicit at the CUDA version test with `defined({rocm})`{why}")
+    form = {"false": EXCLUDE, "true": INCLUDE}.get(fate.today)
+    if form is None:
+        return None
+    verb = "Exclude" if form == EXCLUDE else "Include"
+    note = f" (today: {fate.today} on ROCm)" if fate.partial else ""
+    return guard_fix(file, arm, form, applicability=UNSAFE if fate.partial else SAFE,
+                     message=f"{verb} ROCm explicitly with `defined({rocm})`{note}{why}")
 
 
 def _shown(file: FileAnalysis, arm: Arm, limit: int | None = 70) -> str:

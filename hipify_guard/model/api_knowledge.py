@@ -9,8 +9,9 @@
    when HIP declares it, unless the declaration needs an opt-in macro the build does not define.
 4. The project's own definitions (`definitions`): decided per use by `branch_apis`, not here.
 
-"Added in HIP X" is the earliest evidence for the compiled name: HIPIFY's HIP version, or the
-release since which HIP's headers have declared it. A view is the same for every file: what a
+The names worth finding are those the tables know and the CUDA spellings HIP's headers declare
+(`__any_sync`, spec §14.2). "Added in HIP X" is the earliest evidence for the compiled name:
+HIPIFY's HIP version, or the release since which HIP's headers have declared it. A view is the same for every file: what a
 file or build defines (an opt-in macro, a shim) is applied by the rules.
 """
 
@@ -20,12 +21,17 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .api_tables import ApiTables, api_tables
+from .api_tables import API_NAME, ApiTables, api_tables
 from .platforms import Platform
 
 NATIVE, TORCH = "hip", "torch-hipify"
 HIPIFY, TORCH_TABLE, HEADERS = "HIPIFY's tables", "PyTorch's hipify", "HIP's headers"
 Version = tuple[int, int, int]
+
+
+def is_api(name: str) -> bool:
+    """Whether `name` is a CUDA or HIP API name, the only names whose use is evidence (spec §14.6)."""
+    return knowledge().is_api(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +66,19 @@ class ApiKnowledge:
     def __init__(self, tables: ApiTables) -> None:
         self.tables = tables
         self._views: dict[tuple[str, str], ApiView] = {}
+        self._apis: dict[str, bool] = {}
 
     @property
     def names(self) -> frozenset[bytes]:
         """The names worth finding in code: every identifier HIPIFY's or PyTorch's table knows."""
         return self.tables.names
+
+    def is_api(self, name: str) -> bool:
+        """See the module-level `is_api`."""
+        known = self._apis.get(name)
+        if known is None:
+            known = self._apis[name] = name.encode() in self.tables.library_apis or API_NAME.match(name) is not None
+        return known
 
     def view(self, name: str, way: str) -> ApiView | None:
         """What the build of route `way` has for `name`; None when no source of that route knows it."""

@@ -11,6 +11,7 @@ the store has nothing, the tables are made from the TSVs (and given to the store
 from __future__ import annotations
 
 import functools
+import re
 from typing import Protocol
 
 from .hip_headers import HipHeaders, load_hip_headers
@@ -26,7 +27,15 @@ _KEYWORDS = frozenset(
     b"signed sizeof static static_assert static_cast struct switch template this thread_local throw "
     b"true try typedef typeid typename union unsigned using virtual void volatile wchar_t while".split()
 )
-_FORM = 1  # the layout of `plain()`: a store keyed by the tool build never mixes two
+_FORM = 2  # the layout of `plain()`: a store keyed by the tool build never mixes two
+# The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library names, their
+# device intrinsics and types (`__shfl_down`, `__half2float`, `half`); not C/C++ library names
+# (`exp`, `max`, `uint32_t`), which HIPIFY's device-functions table and HIP's headers list too but
+# which say nothing about ROCm. Names of the other HIPIFY tables (cuSPARSE's `csrilu02Info_t`) are APIs.
+API_NAME = re.compile(
+    r"(?!__\w*__$)(?:cu(?:da|blas|sparse|solver|fft|rand|dnn|tensor|file|pti)|cu[A-Z]|CU[A-Z_]|nv[A-Za-z]|NV[A-Z_]|__nv"
+    r"|nccl|NCCL|hip|HIP|roc[a-z]|miopen|MIOPEN|__(?!builtin_)[A-Za-z]|half2?$|bfloat16|cooperative_groups)")
+_DEVICE_FUNCTIONS = "CUDA DEVICE API"  # HIPIFY's table of device functions (C library names among them)
 
 
 class TableStore(Protocol):
@@ -43,9 +52,12 @@ class ApiTables:
     """What a check run reads of the three tables."""
 
     def __init__(self, facts: Facts, names: frozenset[bytes], torch: TorchTable, hip: HipHeaders,
-                 newest_hip: tuple[int, int, int]) -> None:
+                 newest_hip: tuple[int, int, int], library_apis: frozenset[bytes]) -> None:
         self.facts = facts  # HIPIFY's facts by name (`MappingTable.api_facts`)
-        self.names = names  # every identifier HIPIFY's or PyTorch's table knows, keywords left out
+        # every identifier HIPIFY's or PyTorch's table knows and the CUDA spellings HIP's headers
+        # declare (the opt-in `__any_sync`, spec §14.2), keywords left out
+        self.names = names
+        self.library_apis = library_apis  # names of a HIPIFY table other than its device functions'
         self.torch = torch
         self.hip = hip
         self.newest_hip = newest_hip  # `MappingTable.newest_hip`
@@ -53,24 +65,27 @@ class ApiTables:
     @classmethod
     def from_tsv(cls) -> ApiTables:
         """The tables made from the shipped TSVs."""
-        hipify, torch = load_table(), load_torch_table()
+        hipify, torch, hip = load_table(), load_torch_table(), load_hip_headers()
         found = set(hipify.api_facts)
         found.update(name.encode() for name in torch.keys | torch.hip_names if name.isidentifier())
-        return cls(hipify.api_facts, frozenset(found - _KEYWORDS), torch, load_hip_headers(), hipify.newest_hip)
+        found.update(name.encode() for name in hip.keys
+                     if API_NAME.match(name) and not name.startswith(("hip", "HIP")) and name.isidentifier())
+        libraries = hipify.cuda_names_outside(_DEVICE_FUNCTIONS)
+        return cls(hipify.api_facts, frozenset(found - _KEYWORDS), torch, hip, hipify.newest_hip, libraries)
 
     def plain(self) -> tuple:
         """The tables as plain values (for a store; `from_plain` makes them again)."""
         facts = {name: (fact.name, fact.hip, fact.added) if isinstance(fact, ApiFact) else fact
                  for name, fact in dict.items(self.facts)}
-        return (_FORM, facts, self.names, self.torch.rows, self.hip.rows, self.newest_hip)
+        return (_FORM, facts, self.names, self.torch.rows, self.hip.rows, self.newest_hip, self.library_apis)
 
     @classmethod
     def from_plain(cls, plain: object) -> ApiTables | None:
         """The tables of `plain()`'s values; None when `plain` is not such a value."""
-        if not (isinstance(plain, tuple) and len(plain) == 6 and plain[0] == _FORM):
+        if not (isinstance(plain, tuple) and len(plain) == 7 and plain[0] == _FORM):
             return None
-        _, facts, names, torch, hip, newest = plain
-        return cls(Facts(facts), names, TorchTable.from_rows(torch), HipHeaders.from_rows(hip), newest)
+        _, facts, names, torch, hip, newest, library_apis = plain
+        return cls(Facts(facts), names, TorchTable.from_rows(torch), HipHeaders.from_rows(hip), newest, library_apis)
 
 
 _store: TableStore | None = None

@@ -128,6 +128,11 @@ class MappingTable:
         """Every entry, in table order."""
         return tuple(map(self._entry, range(len(self._lines))))
 
+    def cuda_names_outside(self, library: str) -> frozenset[bytes]:
+        """The CUDA names with a row of another library than `library` (one pass over the raw rows)."""
+        return frozenset(cuda.encode() for cuda, row_library, *_ in (line.split("\t", 2) for line in self._lines)
+                         if row_library != library)
+
     def by_cuda(self, name: str) -> tuple[ApiEntry, ...]:
         """Entries for this CUDA name (exact, case-sensitive); a few names are in two tables."""
         return tuple(map(self._entry, self._cuda_rows.get(name, ())))

@@ -18,8 +18,8 @@ inline void flush() {
 #endif
 
 // Calls nothing of the table (a mention in a comment does not count: cudaStreamGetId):
-// auto includes ROCm.
-#if (CUDA_VERSION >= 11000 && defined(CUDA_VERSION)) || defined(USE_ROCM)  // expect: HG101
+// no evidence, so auto keeps today's outcome, made explicit (spec §14.1).
+#if CUDA_VERSION >= 11000 && defined(CUDA_VERSION) && !defined(USE_ROCM)  // expect: HG101
 inline int answer() { return 42; }
 #endif
 

@@ -1,0 +1,255 @@
+"""What in a branch's code says "this is the CUDA-only path", beyond the names it calls (spec §14).
+
+`--policy auto` asks these after the API tables (`branch_apis`), over a branch's group (the arm
+and the nested arms ROCm would compile with it). Each finder returns the first piece of evidence
+with its offset and a phrase for the fix message, or None:
+
+- `inline_ptx`: an `asm(...)` statement whose template holds a PTX instruction (`ld.`, `st.`,
+  `mov.`, `cvt.`, `shfl.sync`, `mma.` ...): NVIDIA's assembly, which no AMD GPU runs (§14.4).
+- `polyfill`: a definition of something HIP already declares: a function with the parameter
+  types of one of HIP's overloads (`__shfl_down(double, unsigned, int)`), or a macro, type or
+  function named like a HIP declaration or like a CUDA name whose HIP equivalent HIP declares
+  (`#define cusparseZcsrsm_analysis(...)` where hipSPARSE has its own): the branch makes up for an
+  old CUDA toolkit, and on ROCm it would collide with HIP's own (§14.3).
+- `cuda_form`: an argument or member the branch chooses that HIP's declarations do not take
+  (`hip_signatures`, read by libclang from the vendored headers): a `cudaMemLocation` passed where
+  `hipMemAdvise` takes an `int` device, `.x` of a `half` whose HIP `__half` has no public `x` (§14.5).
+
+The type of a name is that of its nearest declaration before the use in the group's own code
+(`half r;`, `const volatile half* ptr`, `cudaMemLocation loc = {...}`), mapped to HIP as the
+route's build compiles it; a name declared outside the group is not judged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..cpp.groups import Arm
+from .analysis import FileAnalysis
+from .api_knowledge import is_api, knowledge, route
+from .code_tokens import segments
+from .definitions import definitions, definitions_of
+from .hip_headers import load_hip_headers
+from .hip_signatures import SCALARS, load_hip_signatures
+
+_ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b(?:\s*(?:volatile|__volatile__|goto|inline))*\s*\(\s*((?:\"(?:[^\"\\\n]|\\.)*\"\s*)+)")
+_PTX = re.compile(
+    rb"(?<![\w.$%])((?:ld|st|mov|cvt|cvta|shfl|mma|wmma|ldmatrix|stmatrix|cp|red|redux|atom|bar|barrier|prmt|lop3|setp|"
+    rb"selp|fma|mul|mad|add|sub|vote|membar|fence|bfe|bfi|brev|popc|tex|suld|sust|griddepcontrol|elect|wgmma|"
+    rb"tcgen05|match|activemask|nanosleep|isspacep|prefetch|discard|createpolicy|multimem|mbarrier)"
+    rb"\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)"
+)
+_DECLARATION = re.compile(rb"\b([A-Za-z_]\w*)((?:\s*(?:const|volatile|\*|&))*)\s+([A-Za-z_]\w*)\s*(?=[;,=)\[{(])")
+_MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\s*(\.|->)\s*([A-Za-z_]\w*)")
+_TYPED_LITERAL = re.compile(rb"([A-Za-z_]\w*)\s*\{")
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
+_PARAMETER_NAME = re.compile(r"\s*[A-Za-z_]\w*\s*(?:\[[^\]]*\])?$")
+_QUALIFIERS = re.compile(r"\b(?:const|volatile|__restrict__|__restrict|register)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One piece of evidence that a branch is CUDA's only: where, and how a message says it."""
+
+    offset: int
+    what: str
+
+
+def group_ranges(file: FileAnalysis, arms: list[Arm]) -> list[tuple[int, int]]:
+    """The code segments of `arms` (`code_tokens.segments`), in file order."""
+    table = segments(file)
+    return sorted(span for arm in arms for span in table.get(arm.directive.hash, ()))
+
+
+def inline_ptx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | None:
+    """The first `asm` statement whose template holds a PTX instruction."""
+    data = file.data
+    for start, end in ranges:
+        for match in _ASM.finditer(data, start, end):
+            ptx = _PTX.search(match.group(1))
+            if ptx is not None:
+                return Evidence(match.start(), f"holds inline PTX (`{ptx.group(1).decode('latin-1')}`, line "
+                                               f"{file.lines.line_of(match.start())})")
+    return None
+
+
+def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:
+    """The first definition in the group of something HIP already declares (module doc)."""
+    data = file.data
+    group = {arm.directive.hash for arm in arms}
+    code = definitions_of(file).code
+    defines = {directive.hash for directive in file.scan.directives if directive.kind == "define"}
+    for name, offset in definitions(file, code):
+        is_macro = offset in defines
+        if is_macro:
+            arm = file.tree.enclosing(offset)
+            if arm is None or arm.directive.hash not in group:
+                continue
+        elif not any(start <= offset < end for start, end in ranges):
+            continue
+        text = name.decode("latin-1")
+        declared = _hip_declaration(file, text) if is_api(text) else None
+        if declared is None:
+            continue
+        line = file.lines.line_of(offset)
+        overloads = load_hip_signatures().functions.get(declared)
+        following = data[offset + len(name):offset + len(name) + 2048].lstrip()
+        if not is_macro and following.startswith(b"("):  # a function: with the parameters of one of HIP's
+            params = _parameters(following)
+            if not overloads or params is None or not any(_same_types(params, overload) for overload in overloads):
+                continue
+            shown = ", ".join(params)
+            return Evidence(offset, f"defines `{text}({shown})` (line {line}), which HIP already declares "
+                                    f"(`{declared}` in HIP's headers, hip_signatures.tsv)")
+        kind = "the macro" if is_macro else "its own"
+        return Evidence(offset, f"defines {kind} `{text}` (line {line}), which HIP already declares "
+                                f"(`{declared}`)")
+    return None
+
+
+def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Evidence | None:
+    """The first member access or argument of the group that HIP's declarations do not take."""
+    signatures = load_hip_signatures()
+    data = file.data
+    declarations = _declarations(file, ranges)
+    for start, end in ranges:
+        for match in _MEMBER.finditer(data, start, end):
+            name, member = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
+            declared = _type_at(declarations, name, match.start())
+            if declared is None:
+                continue
+            cuda_type, hip_type = declared
+            members = signatures.types.get(hip_type)
+            if members is not None and member not in members:
+                public = ", ".join(f"`{m}`" for m in sorted(members)) or "none"
+                return Evidence(match.start(), f"reads `{name}{match.group(2).decode()}{member}` of a `{cuda_type}` "
+                                               f"(line {file.lines.line_of(match.start())}), a member HIP's `{hip_type}` "
+                                               f"does not make public (its public members: {public}; HIP's headers, "
+                                               "hip_signatures.tsv)")
+    for use in uses:
+        hip = _hip_name(file, use.name)
+        if hip is None or hip not in signatures.functions:
+            continue
+        for index, argument in enumerate(_arguments(data, use.end) or ()):
+            passed = _argument_type(argument, declarations, use.start)
+            if passed is None:
+                continue
+            cuda_type, hip_type = passed
+            expected = signatures.parameter_types(hip, index)
+            if hip_type in signatures.types and expected and expected <= SCALARS:
+                wanted = " or ".join(f"`{t}`" for t in sorted(expected))
+                return Evidence(use.start, f"passes a `{cuda_type}` as argument {index + 1} of `{use.name}` (line "
+                                           f"{file.lines.line_of(use.start)}), where HIP's `{hip}` takes {wanted} "
+                                           "(HIP's headers, hip_signatures.tsv)")
+    return None
+
+
+def _hip_name(file: FileAnalysis, name: str) -> str | None:
+    """The name a ROCm build of the file compiles for `name` (the first model that has one)."""
+    for model in file.rocm_models:
+        view = knowledge().view(name, route(model))
+        if view is not None and view.hip is not None:
+            return view.hip
+    return None
+
+
+def _hip_declaration(file: FileAnalysis, name: str) -> str | None:
+    """What HIP declares of `name`: itself, or its HIP equivalent; None when HIP declares neither."""
+    headers = load_hip_headers()
+    if headers.get(name) is not None:
+        return name
+    hip = _hip_name(file, name)
+    if hip is not None and hip != name and (headers.get(hip) is not None or hip in load_hip_signatures().functions):
+        return hip
+    return None
+
+
+def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, list[tuple[int, str, str]]]:
+    """name -> [(offset, its type as written, the HIP type a ROCm build compiles)] for the group's
+    declarations of names of types HIP's headers define (`half r;`, `const volatile half* ptr`)."""
+    signatures = load_hip_signatures()
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    data = file.data
+    for start, end in ranges:
+        for match in _DECLARATION.finditer(data, start, end):
+            written, name = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
+            hip = written if written in signatures.types else _hip_name(file, written)
+            if hip is not None and hip in signatures.types:
+                found.setdefault(name, []).append((match.start(), written, hip))
+    return found
+
+
+def _type_at(declarations: dict[str, list[tuple[int, str, str]]], name: str, offset: int) -> tuple[str, str] | None:
+    """The type of the group's nearest declaration of `name` before `offset` (None: none there)."""
+    before = [(at, written, hip) for at, written, hip in declarations.get(name, ()) if at < offset]
+    return (before[-1][1], before[-1][2]) if before else None
+
+
+def _arguments(data: bytes, end: int) -> list[str] | None:
+    """The top-level arguments of the call whose name ends at `end` (None: not a call)."""
+    at = end
+    while at < len(data) and data[at:at + 1].isspace():
+        at += 1
+    if data[at:at + 1] != b"(":
+        return None
+    depth, current, found = 0, bytearray(), []
+    for offset in range(at, min(len(data), at + 4096)):
+        char = data[offset:offset + 1]
+        if char in b"([{":
+            depth += 1
+            if depth == 1:
+                continue
+        elif char in b")]}":
+            depth -= 1
+            if depth == 0:
+                found.append(current.decode("latin-1").strip())
+                return found
+        elif char == b"," and depth == 1:
+            found.append(current.decode("latin-1").strip())
+            current = bytearray()
+            continue
+        current += char
+    return None
+
+
+def _argument_type(argument: str, declarations: dict[str, list[tuple[int, str, str]]],
+                   offset: int) -> tuple[str, str] | None:
+    """The (written, HIP) type of an argument that is a name declared before `offset` in the
+    group, or a `Type{...}` literal of a type declared there."""
+    if _IDENTIFIER.fullmatch(argument.encode("latin-1")):
+        return _type_at(declarations, argument, offset)
+    literal = _TYPED_LITERAL.match(argument.encode("latin-1"))
+    if literal is not None:
+        written = literal.group(1).decode("latin-1")
+        for entries in declarations.values():
+            for _, cuda, hip in entries:
+                if cuda == written:
+                    return cuda, hip
+    return None
+
+
+def _parameters(text: bytes) -> list[str] | None:
+    """The parameter types of the parenthesised list at the start of `text`."""
+    arguments = _arguments(text, 0)
+    if arguments is None:
+        return None
+    if arguments == [""] or arguments == ["void"]:
+        return []
+    params = []
+    for argument in arguments:
+        declared = argument.split("=")[0].strip()
+        bare = _PARAMETER_NAME.sub("", declared) if " " in declared or "*" in declared or "&" in declared else declared
+        params.append(_normal(bare or declared))
+    return params
+
+
+def _same_types(params: list[str], overload: tuple[str, ...]) -> bool:
+    return len(params) == len(overload) and all(_normal(a) == _normal(b) for a, b in zip(params, overload))
+
+
+def _normal(spelling: str) -> str:
+    text = " ".join(_QUALIFIERS.sub(" ", spelling).replace("*", " * ").replace("&", " & ").split())
+    if text == "unsigned":
+        return "unsigned int"
+    return text.replace("unsigned long int", "unsigned long").replace("long int", "long")

@@ -294,3 +294,26 @@ def test_an_op_builder_module_the_setup_py_imports_builds_through_pytorchs_hipif
     result = run_cli("files", "csrc/blas.cu", cwd=root)
     assert "judged under PyTorch's hipify (PyTorch's hipify only: the project builds through it)" in result.stdout
     assert [code for _, _, code in _found(root, "--select", "HG204")] == []
+
+
+def test_a_cmakedefine01_set_in_the_else_of_a_hip_on_nvidia_test_is_1_on_rocm(tmp_path: Path) -> None:
+    """ginkgo: `cmake/hip.cmake` (included only for the HIP backend) sets a variable 1 unless
+    `CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"`, and the configured header `#cmakedefine01`s it: 1 in
+    every ROCm build (AMD's clang), 0 in HIP-on-NVIDIA and CUDA builds. The NVIDIA arm of a file's
+    `#if defined(__HIPCC__) && X` is then not ROCm's."""
+    guarded = ('#include "orbit/config.hpp"\n#if defined(__HIPCC__) && ORBIT_HIP_ON_AMD\n__device__ void amd();\n'
+               "#else\n#if CUDA_VERSION >= 11000\n__device__ void bf16();\n#endif\n#endif\n")
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": ("project(orbit CXX)\noption(ORBIT_BUILD_HIP \"HIP backend\" OFF)\n"
+                           "if(ORBIT_BUILD_HIP)\n  include(cmake/hip.cmake)\nendif()\n"
+                           "configure_file(include/orbit/config.hpp.in include/orbit/config.hpp)\n"),
+        "cmake/hip.cmake": ("enable_language(HIP)\nset(ORBIT_HIP_ON_AMD 0)\n"
+                            "if(CMAKE_HIP_COMPILER_ID STREQUAL \"NVIDIA\")\n  set(ORBIT_HIP_ON_NVIDIA 1)\n"
+                            "else()\n  set(ORBIT_HIP_ON_AMD 1)\nendif()\n"),
+        "include/orbit/config.hpp.in": "#cmakedefine01 ORBIT_HIP_ON_AMD\n",
+        "src/atomics.hpp": guarded,
+        "src/unconfigured.hpp": guarded.replace("ORBIT_HIP_ON_AMD", "ORBIT_SOMETHING"),
+    })
+    assert _found(root) == [("src/unconfigured.hpp", 5, "HG101")]
+    explained = run_cli("files", "src/atomics.hpp", cwd=root).stdout
+    assert "ORBIT_HIP_ON_AMD: 1 on ROCm (the ROCm build defines it: include/orbit/config.hpp.in:1:" in explained

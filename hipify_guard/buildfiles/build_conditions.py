@@ -116,12 +116,20 @@ class Context:
 EVERYWHERE = Context(TOP)
 
 
-Condition = tuple  # ("atom", Holds) | ("not", Condition) | ("and", (Condition, ...)) | ("or", (Condition, ...))
+# ("atom", Holds) | ("test", (Holds, its negation's Holds)) | ("not", Condition) | ("and", (Condition, ...))
+# | ("or", (Condition, ...))
+Condition = tuple
 
 
 def atom(holds: Holds) -> Condition:
-    """A test whose builds are known directly."""
+    """A test whose builds are known directly (its negation's by `negated`)."""
     return ("atom", holds)
+
+
+def two_sided(holds: Holds, negation: Holds) -> Condition:
+    """A test whose builds and whose negation's builds are both known directly (`negated` cannot
+    tell them: `CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"` holds in no ROCm build, its negation in all)."""
+    return ("test", (holds, negation))
 
 
 def holds_of(condition: Condition, negate: bool = False) -> Holds:
@@ -129,6 +137,8 @@ def holds_of(condition: Condition, negate: bool = False) -> Holds:
     kind, operand = condition
     if kind == "atom":
         return negated(operand) if negate else operand
+    if kind == "test":
+        return operand[1] if negate else operand[0]
     if kind == "not":
         return holds_of(operand, not negate)
     combine = both if (kind == "and") != negate else either
@@ -191,6 +201,17 @@ def _selects(parts: tuple[str, ...], place: int, platform: str) -> bool:
         return False
     before = parts[:place]
     return len(before) <= 1 or (len(before) == 2 and before[1] in _VERBS)
+
+
+def hip_on_nvidia_test(name: str, value: str) -> Condition | None:
+    """`CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"`, `HIP_PLATFORM STREQUAL "nvidia"` (ginkgo's
+    cmake/hip.cmake): whether a HIP build is for NVIDIA GPUs, which is no ROCm build (HIP on NVIDIA
+    compiles with nvcc); its negation holds in every ROCm build, whose HIP compiler is AMD's clang
+    (and in every build without HIP). None for any other comparison."""
+    named, valued = set(words(name)), words(value)
+    if "hip" in named and ("platform" in named or {"compiler", "id"} <= named) and valued in (("nvidia",), ("nvcc",)):
+        return two_sided(CUDA_SOME, TOP)
+    return None
 
 
 @lru_cache(maxsize=4096)

@@ -317,3 +317,22 @@ def test_a_cmakedefine01_set_in_the_else_of_a_hip_on_nvidia_test_is_1_on_rocm(tm
     assert _found(root) == [("src/unconfigured.hpp", 5, "HG101")]
     explained = run_cli("files", "src/atomics.hpp", cwd=root).stdout
     assert "ORBIT_HIP_ON_AMD: 1 on ROCm (the ROCm build defines it: include/orbit/config.hpp.in:1:" in explained
+
+
+def test_a_cuda_side_switch_is_the_cuda_builds_where_another_file_tests_its_rocm_side(tmp_path: Path) -> None:
+    """kokkos-kernels: `sptrsv_handle.hpp` tests `KOKKOS_ENABLE_CUDA` and never names the HIP
+    backend; other files test `KOKKOS_ENABLE_HIP`. `init` and `check` read that the same way: the
+    CUDA side of a prefix the sources show the ROCm side of is undefined in every ROCm build."""
+    guard = "#if defined({}) && 10000 < CUDA_VERSION\n#define GRAPHS\n#endif\n"
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": "project(quill CXX)\nfind_package(hip)\n",
+        "src/backend.hpp": "#if defined(QUILL_ENABLE_HIP)\n#include <hip/hip_runtime.h>\n#endif\n",
+        "src/handle.hpp": guard.format("QUILL_ENABLE_CUDA"),
+        "src/other.hpp": guard.format("OTHER_ENABLE_CUDA"),  # no ROCm side anywhere: not read as one
+    })
+    assert _found(root) == [("src/other.hpp", 1, "HG101")]
+    assert "QUILL_ENABLE_CUDA: undefined on ROCm (the CUDA side of QUILL_ENABLE_HIP" in run_cli(
+        "files", "src/handle.hpp", cwd=root).stdout
+    text = run_cli("init", "--stdout", cwd=root).stdout
+    assert '"QUILL_ENABLE_CUDA",  # src/handle.hpp:1: #if defined(QUILL_ENABLE_CUDA) && 10000 < CUDA_VERSION' in text
+    assert "OTHER_ENABLE_CUDA" not in text

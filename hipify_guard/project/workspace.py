@@ -18,6 +18,7 @@ from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
 from ..model.defines import MISSPELLING, tree_near_miss_defines
+from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import MacroSet
 from ..model.project_profile import ProjectProfile
 from ..model.python_platform import PythonPlatforms
@@ -304,14 +305,35 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
-    """`settings` knowing what the project headers `path` includes define of `names`."""
+    """`settings` knowing what the project around `path` says of `names`: what the project headers
+    it includes define, and the ROCm side its sources test of a CUDA-side switch (`with_pairs`)."""
     from .header_facts import included_facts  # (the C/C++ front end: a run over Python files needs none)
 
-    facts = included_facts(path, names, project_root_of(path) or os.path.dirname(os.path.abspath(path)), settings)
+    names = frozenset(names)
+    project = project_root_of(path)
+    settings = with_pairs(settings, project, names) if project is not None else settings
+    facts = included_facts(path, names, project or os.path.dirname(os.path.abspath(path)), settings)
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings
     return replace(settings, header_defines=tuple(sorted(facts.values.items())), header_definitions=facts.defined,
                    header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only, header_reached=facts.reached)
+
+
+def with_pairs(settings: Settings, root: str, names: frozenset[str]) -> Settings:
+    """`settings` knowing the ROCm-side switches the project's sources test (`source_switches`) of
+    the prefixes of the CUDA-side ones among `names` (spec §11.1: `KOKKOS_ENABLE_CUDA` is the CUDA
+    build's where the project tests `KOKKOS_ENABLE_HIP`, in this file or another)."""
+    profile = settings.profile
+    paired = {switch.prefix for name in profile.platform_names if (switch := build_macro(name)) and switch.side == ROCM}
+    wanted = {switch.prefix for name in names if (switch := build_macro(name)) and switch.side == CUDA} - paired - {""}
+    if not wanted or not profile.infer:
+        return settings
+    from .source_switches import rocm_side, tested_switches  # (reads the sources once per project and run)
+
+    pairs = frozenset(name for name in rocm_side(tested_switches(root)) if build_macro(name).prefix in wanted)
+    if not pairs:
+        return settings
+    return replace(settings, profile=replace(profile, platform_names=profile.platform_names | pairs))
 
 
 @lru_cache(maxsize=256)

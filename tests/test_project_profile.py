@@ -336,3 +336,20 @@ def test_a_cuda_side_switch_is_the_cuda_builds_where_another_file_tests_its_rocm
     text = run_cli("init", "--stdout", cwd=root).stdout
     assert '"QUILL_ENABLE_CUDA",  # src/handle.hpp:1: #if defined(QUILL_ENABLE_CUDA) && 10000 < CUDA_VERSION' in text
     assert "OTHER_ENABLE_CUDA" not in text
+
+
+def test_a_configured_switch_of_a_cuda_library_is_off_in_every_rocm_build(tmp_path: Path) -> None:
+    """kokkos-kernels: `#cmakedefine KOKKOSKERNELS_ENABLE_TPL_CUSPARSE`, on by default with Kokkos'
+    CUDA backend. No ROCm installation has cuSPARSE, so the code under it is not ROCm's; a
+    switch of a library ROCm may have (MAGMA) says nothing."""
+    tpl = "#include \"quill_config.h\"\n#ifdef QUILL_ENABLE_TPL_{0}\n#if (CUDA_VERSION >= 11030)\n{1}();\n#endif\n#endif\n"
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": ("project(quill CXX)\nfind_package(hip)\n"
+                           "configure_file(cmake/quill_config.h.in quill_config.h)\n"),
+        "cmake/quill_config.h.in": "#cmakedefine QUILL_ENABLE_TPL_CUSPARSE\n#cmakedefine QUILL_ENABLE_TPL_MAGMA\n",
+        "src/spmv_tpl.hpp": tpl.format("CUSPARSE", "cusparse_spmv"),
+        "src/gesv_tpl.hpp": tpl.format("MAGMA", "magma_gesv"),
+    })
+    assert _found(root) == [("src/gesv_tpl.hpp", 3, "HG101")]
+    assert ('"QUILL_ENABLE_TPL_CUSPARSE",  # cmake/quill_config.h.in:1: #cmakedefine QUILL_ENABLE_TPL_CUSPARSE'
+            in run_cli("init", "--stdout", cwd=root).stdout)

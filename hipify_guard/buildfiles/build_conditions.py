@@ -36,6 +36,9 @@ _TRAILERS = frozenset({"pytorch", "torch", "extension", "build", "backend", "ena
 _TOOLKIT = frozenset({"found", "toolkit", "compiler", "version", "ver", "home", "path", "root", "dir", "arch", "archs",
                       "architectures", "nvcc", "cudart", "major", "minor", "sdk", "bin"})
 _GPU = "gpu"
+_CUDA_LIBRARIES = {"cublas": "cuBLAS", "cublaslt": "cuBLASLt", "cusparse": "cuSPARSE", "cusolver": "cuSOLVER",
+                   "curand": "cuRAND", "cufft": "cuFFT", "cudnn": "cuDNN", "cupti": "CUPTI"}
+_LIBRARY_FILLERS = frozenset({"tpl", "lib", "library"})
 _NEGATIONS = frozenset({"no", "not", "skip", "disable", "disabled", "without", "exclude", "non", "nothing"})
 _WORD = re.compile(r"[A-Z][A-Z0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+")  # amd64 and x86 stay whole
 
@@ -181,6 +184,18 @@ def name_holds(name: str, cuda_selectors: bool = True) -> Holds:
     if platform == CUDA and not (selects and cuda_selectors):
         return CUDA_SOME if _TOOLKIT.intersection(parts) else UNKNOWN
     return Holds(platform, selects or parts[places[-1] + 1 :] == ("found",))
+
+
+def cuda_library_switch(name: str) -> str | None:
+    """The CUDA library a name switches on (`KOKKOSKERNELS_ENABLE_TPL_CUSPARSE`, `PROJ_USE_CUBLAS`:
+    a verb, maybe `tpl` or `lib`, then the library), or None. No ROCm installation has these
+    libraries (ROCm's are rocSPARSE, hipBLAS ...), so no native ROCm build turns such a switch on."""
+    parts = words(name)
+    verbs = [index for index, word in enumerate(parts) if word in _VERBS]
+    if not verbs:
+        return None
+    rest = [word for word in parts[verbs[-1] + 1 :] if word not in _LIBRARY_FILLERS]
+    return _CUDA_LIBRARIES.get(rest[0]) if len(rest) == 1 else None
 
 
 @lru_cache(maxsize=4096)

@@ -31,7 +31,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from .build_conditions import EVERYWHERE, Context, either, name_holds, negated
+from .build_conditions import CUDA_SOME, EVERYWHERE, Context, cuda_library_switch, either, name_holds, negated
 from .build_facts import Evidence, ReaderResult
 from .build_flags import macro
 from .cmake_conditions import contrasted_names
@@ -111,6 +111,9 @@ class _Project(ProjectState):
                 holds = either(holds, context.holds)
             shown = " or ".join(dict.fromkeys(f"({c.condition})" if c.condition else "every build" for c in contexts))
             return Context(holds, (f"set true {shown}",))
+        library = cuda_library_switch(name)
+        if library is not None:  # (kokkos-kernels' KOKKOSKERNELS_ENABLE_TPL_CUSPARSE, on by default with CUDA)
+            return Context(CUDA_SOME, (f"it switches on {library}, a CUDA library no ROCm build has",))
         return EVERYWHERE.within(name_holds(name), f"the CMake variable {name} is true")
 
     def result(self) -> ReaderResult:

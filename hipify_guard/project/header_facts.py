@@ -9,7 +9,10 @@ ones found in those two project folders, as `<mscclpp/device.hpp>` is), at most
 MAX_HEADERS of them, each read once per run. A header's object-like definitions of integer
 constants at its file level (or inside its include guard) are its thresholds; a name defined
 with two values, or under a condition, is left free. Its definitions in code some ROCm model
-compiles (`model.definitions`) are its shims.
+compiles (`model.definitions`) are its shims; a macro it `#define`s only where no ROCm model goes
+is undefined on ROCm (cutlass's `CUTLASS_ARCH_MMA_SM90_SUPPORTED`), and so is one defined only
+under such macros (the names around a definition are looked for too: `_guards`). Only headers
+that mention a name still looked for are analysed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..core.reading import read_file
@@ -33,7 +36,8 @@ from ..model.settings import Settings
 from .header_memo import Included, Reads, facts_key, keep_facts, kept_facts
 from ..walk.project_walk import DIR, Scan, run_memo, walk_of
 
-MAX_HEADERS = 64
+MAX_HEADERS = 256  # (cutlass: cutlass/arch/config.h is the 182nd header a test's includes reach)
+_GUARD_ROUNDS = 4  # links of a chain of macros defined under one another that are followed
 MAX_SIBLINGS = 400  # files of a header's folder read to find what includes it
 _TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc", ".in", ".cmake")
@@ -76,16 +80,20 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
 
 
 def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Settings) -> tuple[HeaderFacts, Reads]:
-    """The facts, and what they were found from."""
+    """The facts, and what they were found from. A name a header defines for ROCm only under
+    conditions on other free names (cute's `CUTE_ARCH_TCGEN05_MXF4NVF4_MMA_ENABLED`, under
+    `defined(CUTLASS_ARCH_MMA_SM100A_ENABLED) || ...`) is looked for with them: where the headers
+    define those only off ROCm (cutlass/arch/config.h, under `__CUDACC_VER_MAJOR__` tests), so is it."""
     configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
-    defined: set[str] = set()
+    sites: dict[str, dict[str, frozenset[str]]] = {}  # name -> header defining it for ROCm -> free names it is under
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
     reads = Reads(set())
+    looked_for = set(wanted)
     queue = [start]
-    while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined - rocm_side:
+    while queue and len(seen) < MAX_HEADERS and _unsettled(looked_for, values, sites, rocm_side):
         current = queue.pop(0)
         included = _includes(current, root)
         reads.add(included)
@@ -95,25 +103,77 @@ def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Set
             seen.add(header)
             reads.files.add(header)
             queue.append(header)
-            for name, value in _thresholds(header).items():
-                if name in wanted:
-                    values.setdefault(name, value)
             rocm_side |= _configured(header, configured & wanted)
-            open_names = frozenset(wanted - values.keys() - defined)
-            if open_names:
-                for_rocm, off_rocm = _definitions_in(header, settings, open_names)
-                defined |= for_rocm
-                elsewhere |= off_rocm
-                rocm_side |= _rocm_switches(header, settings, for_rocm)
+            open_names = frozenset(name for name in _unsettled(looked_for, values, sites, rocm_side)
+                                   if name.encode() in _text(header))
+            if not open_names:
+                continue
+            for name, value in _thresholds(header).items():
+                if name in open_names:
+                    values.setdefault(name, value)
+            for_rocm, off_rocm = _definitions_in(header, settings, open_names - values.keys())
+            elsewhere |= off_rocm
+            for name in for_rocm:
+                free = _guards(header, settings, name)
+                sites.setdefault(name, {})[header] = free
+                looked_for |= free
+            rocm_side |= _rocm_switches(header, settings, for_rocm)
+    _settle_guards(sites, elsewhere, settings)
+    defined = {name for name in wanted if sites.get(name)}
     reached = [(name, "it includes the configured header that defines it") for name in sorted(configured & rocm_side)]
     missing = configured & wanted - rocm_side
     if missing and start.endswith(_HEADER_SUFFIXES):
         through, why = _through_includers(start, frozenset(missing), root, reads)
         rocm_side |= through
         reached += [(name, why) for name in sorted(through)]
-    facts = HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()),
-                        frozenset(rocm_side), tuple(reached))
+    facts = HeaderFacts({name: value for name, value in values.items() if name in wanted}, frozenset(defined),
+                        frozenset(wanted & elsewhere - defined - values.keys()), frozenset(rocm_side & wanted),
+                        tuple(reached))
     return facts, reads
+
+
+def _unsettled(names: set[str], values: dict[str, int], sites: dict[str, dict[str, frozenset[str]]],
+               rocm_side: set[str]) -> set[str]:
+    """The names still looked for: without a value, not a ROCm switch, and not defined for ROCm
+    where no other free name decides it."""
+    return {name for name in names if name not in values and name not in rocm_side
+            and not any(not free for free in sites.get(name, {}).values())}
+
+
+def _settle_guards(sites: dict[str, dict[str, frozenset[str]]], elsewhere: set[str], settings: Settings) -> None:
+    """Names whose every ROCm definition sits under names the headers define only off ROCm are
+    defined only off ROCm too (`sites` and `elsewhere` updated; chains of them, a few links deep)."""
+    for _ in range(_GUARD_ROUNDS):
+        off = frozenset(elsewhere - sites.keys())
+        if not off:
+            return
+        knowing = replace(settings, header_cuda_only=settings.header_cuda_only | off)
+        changed = False
+        for name, headers in list(sites.items()):
+            for header, free in list(headers.items()):
+                if free & off and name not in _definitions_in(header, knowing, frozenset({name}))[0]:
+                    del headers[header]
+            if not headers:
+                del sites[name]
+                elsewhere.add(name)
+                changed = True
+        if not changed:
+            return
+
+
+def _guards(path: str, settings: Settings, name: str) -> frozenset[str]:
+    """The names the conditions around the header's `#define`s of `name` test that no ROCm model
+    fixes and the header does not define itself (empty: nothing else decides them)."""
+    header = _analysis(path, settings)
+    if header is None:
+        return frozenset()
+    local = header.local_macros
+    fixed = frozenset().union(*(model.fixed for model in header.rocm_models))
+    found: set[str] = set()
+    for event in local.events.get(name, ()):
+        for term, _ in header.path_below_guard(event.arm):
+            found |= term.names
+    return frozenset(found - fixed - local.events.keys())
 
 
 def _through_includers(path: str, names: frozenset[str], root: str, reads: Reads) -> tuple[set[str], str]:
@@ -300,13 +360,19 @@ def _cmakedefined(path: str) -> frozenset[str]:
     return frozenset(match.decode("ascii") for match in _CMAKEDEFINE.findall(data))
 
 
+@lru_cache(maxsize=512)
+def _text(path: str) -> bytes:
+    """A header's bytes (b"" when it cannot be read), read once per run."""
+    try:
+        return read_file(path)[0]
+    except OSError:
+        return b""
+
+
 @lru_cache(maxsize=4096)
 def _thresholds(path: str) -> Mapping[str, int]:
     """A header's file-level integer definitions (one definition per name)."""
-    try:
-        data = read_file(path)[0]
-    except OSError:
-        return {}
+    data = _text(path)
     directives = scan(data).directives
     local = LocalMacros(data, directives, GroupTree(directives), {})
     return {name: events[0].value for name, events in local.events.items()

@@ -353,28 +353,3 @@ def test_a_configured_switch_of_a_cuda_library_is_off_in_every_rocm_build(tmp_pa
     assert _found(root) == [("src/gesv_tpl.hpp", 3, "HG101")]
     assert ('"QUILL_ENABLE_TPL_CUSPARSE",  # cmake/quill_config.h.in:1: #cmakedefine QUILL_ENABLE_TPL_CUSPARSE'
             in run_cli("init", "--stdout", cwd=root).stdout)
-
-
-def test_macros_defined_only_under_cuda_tests_of_an_included_header_chain(tmp_path: Path) -> None:
-    """cutlass: `cutlass/arch/config.h` defines `CUTLASS_ARCH_MMA_SM90_SUPPORTED` only under
-    `__CUDACC_VER_MAJOR__ >= 12` (and `..._ENABLED` under `__CUDA_ARCH__` too); `cute/arch/config.hpp`
-    defines `CUTE_ARCH_TMA_SM90_ENABLED` only where those are; a test reaches them through 70 other
-    headers. Groups under them are not ROCm's; a macro the header defines outright still is (and
-    the header's own guard is its finding)."""
-    arch = ("#pragma once\n#if (__CUDACC_VER_MAJOR__ >= 12)\n#define LIB_SM90_SUPPORTED 1\n"
-            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900\n#define LIB_SM90_ENABLED 1\n#endif\n#endif\n"
-            "#define LIB_ALWAYS 1\n")
-    derived = '#pragma once\n#include "lib/arch_config.h"\n#if defined(LIB_SM90_ENABLED)\n#define LIB_TMA_ENABLED\n#endif\n'
-    many = {f"include/lib/part{n}.h": "#pragma once\n" for n in range(70)}
-    umbrella = "".join(f'#include "lib/part{n}.h"\n' for n in range(70)) + '#include "lib/derived.hpp"\n'
-    root = git_project(tmp_path, {
-        **many, "include/lib/arch_config.h": arch, "include/lib/derived.hpp": derived,
-        "include/lib/all.h": umbrella,
-        "test/sm90_test.cu": '#include "lib/all.h"\n#if defined(LIB_SM90_SUPPORTED)\n#if (__CUDACC_VER_MAJOR__ >= 13)\n'
-                             "#endif\n#endif\n",
-        "src/tma.hpp": '#include "lib/all.h"\n#if defined(LIB_TMA_ENABLED)\n#if CUDA_VERSION >= 12050\n#endif\n#endif\n',
-        "src/always.hpp": '#include "lib/all.h"\n#if defined(LIB_ALWAYS)\n#if CUDA_VERSION >= 12050\n#endif\n#endif\n',
-    })
-    assert _found(root) == [("include/lib/arch_config.h", 2, "HG101"), ("src/always.hpp", 3, "HG101")]
-    assert ("LIB_TMA_ENABLED: undefined on ROCm (a project header it includes defines it only where ROCm never goes)"
-            in run_cli("files", "src/tma.hpp", cwd=root).stdout)

@@ -17,7 +17,8 @@ from ..model.settings import Settings
 if TYPE_CHECKING:
     from ..model.analysis import FileAnalysis
 from .job import CHECK, DIFF, FIX, Job
-from .workspace import with_header_facts
+from .build_scope import cuda_only_codes
+from .workspace import cuda_only_by_includes, with_header_facts
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _API_RULES = ("HG203", "HG204")
@@ -113,7 +114,8 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    settings = _knowing_headers(job, data) if language == CPP and not _HEADER_RULES.isdisjoint(worth) else job.settings
+    settings, codes = _knowing_headers(job, data, codes) if language == CPP and not _HEADER_RULES.isdisjoint(worth) else (
+        job.settings, codes)
     result = fix(job.filename, data, settings, codes, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     if job.mode == DIFF and result.data != data:
@@ -148,17 +150,22 @@ def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
     report.notes += [ToolMessage(job.filename, message) for message in result.unproven]
 
 
-def _knowing_headers(job: Job, data: bytes) -> Settings:
-    """The job's settings with what its included project headers define (a fix run writes as it
-    goes, so it reads them first; a check run settles them after the run)."""
+def _knowing_headers(job: Job, data: bytes, codes: tuple[str, ...]) -> tuple[Settings, tuple[str, ...]]:
+    """The job's settings with what its included project headers define, and the rules to run
+    (without the ROCm ones on a header with their findings that every includer includes where no
+    ROCm build goes): a fix run writes as it goes, so it reads them first; a check run settles
+    them after the run."""
     if job.path == "-" or _knows_headers(job.settings):
-        return job.settings
+        return job.settings, codes
     from ..model.analysis import FileAnalysis
 
     file = FileAnalysis(job.filename, data, job.settings)
     found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
     names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
-    return with_header_facts(job.settings, job.path, names) if names else job.settings
+    settings = with_header_facts(job.settings, job.path, names) if names else job.settings
+    if found and cuda_only_by_includes(job.path, settings):
+        codes = cuda_only_codes(codes)
+    return settings, codes
 
 
 def _knows_headers(settings: Settings) -> bool:

@@ -25,6 +25,7 @@ from ..model.python_platform import PythonPlatforms
 from ..model.settings import Settings
 from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
+from .cuda_only_headers import HEADERS
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
 from .job import CHECK, Job
@@ -287,21 +288,43 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     """The reports of a check run once the project headers are read: a file whose results took
     names to be defined nowhere (`outside_names`: thresholds its CUDA version guards compare
     with, APIs its HG203/HG204 findings name) that a project header it includes defines, is
-    checked again knowing them (spec §11.3, §11.4)."""
+    checked again knowing them (spec §11.3, §11.4); a header with ROCm findings that every file
+    including it includes where no ROCm build goes loses the ROCm rules (`cuda_only_includes`)."""
     again, redo = [], []
     for number, report in enumerate(reports):
         job = jobs[number]
-        if report.outside_names and job.path != "-":
-            settings = with_header_facts(job.settings, job.path, report.outside_names)
-            if settings is not job.settings:
-                again.append(number)
-                redo.append(replace(job, near_misses_of=frozenset(), settings=settings))
+        if job.path == "-":
+            continue
+        settings = with_header_facts(job.settings, job.path, report.outside_names) if report.outside_names else (
+            job.settings)
+        codes = cuda_only_codes(job.codes) if _rocm_findings(report, job) and cuda_only_by_includes(
+            job.path, settings) else job.codes
+        if settings is not job.settings or codes != job.codes:
+            again.append(number)
+            redo.append(replace(job, near_misses_of=frozenset(), settings=settings, codes=codes))
     if not again:
         return reports
     settled = list(reports)
     for number, report in zip(again, rerun(redo)):
         settled[number] = report
     return settled
+
+
+def _rocm_findings(report: FileReport, job: Job) -> bool:
+    """Whether the report of a header the ROCm rules run on has findings of them."""
+    rocm = set(job.codes) - set(cuda_only_codes(job.codes))
+    return job.path.endswith(HEADERS) and any(item.code in rocm for item in report.diagnostics)
+
+
+def cuda_only_by_includes(path: str, settings: Settings) -> str:
+    """Why no ROCm build compiles the header `path` by the files that include it ("": some may,
+    or a compilation database or the build files say what compiles it)."""
+    project = project_root_of(path)
+    if project is None or settings.builds or settings.rocm_only or not path.endswith(HEADERS):
+        return ""
+    from .cuda_only_includes import cuda_only_by_includers  # (the C/C++ front end)
+
+    return cuda_only_by_includers(os.path.abspath(path), project, settings, with_header_facts)
 
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:

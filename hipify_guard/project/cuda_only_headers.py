@@ -83,7 +83,7 @@ def _included_only_by(root: str, folders: dict[str, list[str]], listings: dict[s
                    and name not in known | found and name not in rocm_only]
         if not headers:
             continue
-        around = [name for where in {place, posixpath.dirname(place), *_below(root, place)}
+        around = [name for where in sorted({place, posixpath.dirname(place), *_below(root, place)})
                   for name in _listing(root, where, listings) if name.endswith(SOURCES + HEADERS)]
         includes = {name: _included(root, name, budget) for name in around}  # (read once: `budget` memo)
         if None in includes.values():

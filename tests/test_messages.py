@@ -36,8 +36,10 @@ PYTHON_CASES = [
     ("if major != 9:\n    hopper_kernels = None\n", "HG303",
      "false on gfx908 (MI100), gfx90a (MI200), gfx942 (MI300), gfx950 (MI350), as on the architectures it names:"),
     ("if (major, minor) == (9, 0):\n    pass\n", "HG303", "true on gfx908 (MI100), gfx90a (MI200), as on the"),
-    ("if major < 9:\n    pass\n", "HG303", "false on every AMD GPU, as on Hopper and newer, not on the GPUs before:"),
-    ("if major >= 10:\n    pass\n", "HG303", "true on gfx1030 (RX 6000), gfx1100 (RX 7000), gfx1201 (RX 9000), as on"),
+    ("if major < 9:\n    pass\n", "HG303", "false on every AMD GPU, which no NVIDIA GPU from Volta to Ampere gives it:"),
+    ("if major >= 10:\n    pass\n", "HG303", "true on gfx1030 (RX 6000), gfx1100 (RX 7000), gfx1201 (RX 9000), which"),
+    ("if major < 10:\n    raise RuntimeError('Blackwell only')\n", "HG303",
+     "false on gfx1030 (RX 6000), gfx1100 (RX 7000), gfx1201 (RX 9000), which no NVIDIA GPU from Volta to Ampere"),
 ]
 
 

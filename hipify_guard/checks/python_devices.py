@@ -104,7 +104,7 @@ def _misfiring(file: PythonFile, comparisons: list[ast.Compare], any_of: bool, o
     """`, so this is true on ...`: the AMD GPUs the comparisons misfire on, and their value there
     ("" when it could not be evaluated). A test for given architectures misfires where it matches
     (`== 9`: true) and its negation where it does not (`!= 10`: false); a threshold where it gives
-    a value that no GPU from Volta to Ampere gets, as only Hopper and newer do (`< 9`: false)."""
+    a value that no GPU from Volta to Ampere gets (`< 9`: false, as on Hopper and newer)."""
     if on_amd is None:
         return ""
     kinds = {_kind(compare) for compare in comparisons}
@@ -114,7 +114,7 @@ def _misfiring(file: PythonFile, comparisons: list[ast.Compare], any_of: bool, o
         on_pre_hopper = _values(file, comparisons, any_of, PRE_HOPPER_CAPABILITIES)
         if on_pre_hopper is None:
             return ""
-        wrong, why = {True, False} - set(on_pre_hopper), "as on Hopper and newer, not on the GPUs before"
+        wrong, why = {True, False} - set(on_pre_hopper), "which no NVIDIA GPU from Volta to Ampere gives it"
     misfires = [(value, f"{arch} ({board})") for value, (arch, board, _) in zip(on_amd, AMD_CAPABILITIES)
                 if value in wrong]
     if not misfires:

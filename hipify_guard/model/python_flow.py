@@ -18,11 +18,12 @@ UCC. Names resolve through imports and one level of aliases (`symbols`); the pro
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 
 from ..python.names import dotted, last_name
 from ..python.source import PythonSource
 from .python_capability import OPERATORS, comparison_on_amd
-from .python_module_values import Constants, Platform, constant, module_constants
+from .python_module_values import Bindings, Constants, Platform, constant, module_constants
 from .python_platform import CALL, ROCM_SKIP_DECORATORS, PythonPlatforms
 from .python_project import PythonProjectFacts
 from .python_symbols import IMPORT, VALUE, Symbols
@@ -184,10 +185,10 @@ class PlatformFlow:
         states = self._variables[node.id]
         return states[upto] if states else None
 
-    @property
+    @cached_property
     def statements(self) -> Platform:
         """How the platform sees a module's top-level statements (for `module_constants`)."""
-        return Platform(self.truth, self.constants, self.ends)
+        return Platform(self.truth, self.constants, self.ends, Bindings(self.source.tree))
 
     def ends(self, statement: ast.stmt) -> bool:
         """Whether a module-level statement never lets the module run on: `raise`, `sys.exit()`."""

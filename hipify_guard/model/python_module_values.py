@@ -14,7 +14,7 @@ unknown.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 Constants = frozenset  # of str, bytes, int, float, bool, None
@@ -26,6 +26,22 @@ _UNBOUND = ("unbound",)  # (a state holding it: some path has not bound the name
 _DEAD = frozenset({("dead",)})  # no path reaches this point
 
 
+class Bindings:
+    """The names each statement of one module binds (once per statement), and those a function
+    declares `global`."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.globals = frozenset(name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names)
+        self._bound: dict[int, frozenset[str]] = {}
+
+    def of(self, node: ast.AST) -> frozenset[str]:
+        """Every name anything in `node` binds (nested functions included: unknown is safe)."""
+        known = self._bound.get(id(node))
+        if known is None:
+            known = self._bound[id(node)] = frozenset(_bound_names(node))
+        return known
+
+
 @dataclass(frozen=True, slots=True)
 class Platform:
     """How one platform sees the module's statements."""
@@ -33,13 +49,14 @@ class Platform:
     truth: Truth
     values: Values
     ends: Ends
+    bindings: Bindings
 
 
 def module_constants(tree: ast.Module, name: str, platform: Platform) -> list[Constants | None]:
     """The constants `name` can hold after each number of the module's top-level statements on
     `platform` (item k: after the first k); None where it is no such variable or not known."""
     states: list[Constants | None] = [None]
-    if any(isinstance(node, ast.Global) and name in node.names for node in ast.walk(tree)):
+    if name in platform.bindings.globals:
         return states * (len(tree.body) + 1)  # (a function may set it whenever it runs)
     state: Constants | None = frozenset({_UNBOUND})
     for statement in tree.body:
@@ -65,6 +82,12 @@ def _block(statements: Sequence[ast.stmt], state: Constants | None, name: str, p
 
 
 def _statement(node: ast.stmt, state: Constants, name: str, platform: Platform) -> Constants | None:
+    binds = name in platform.bindings.of(node)
+    if binds and isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
+            return platform.values(node.value)
+        return None
     if isinstance(node, ast.If):
         test = platform.truth(node.test)
         arms = [arm for arm, taken in ((node.body, True), (node.orelse, False)) if test is None or test is taken]
@@ -73,29 +96,20 @@ def _statement(node: ast.stmt, state: Constants, name: str, platform: Platform) 
             return None
         alive = [result for result in results if result != _DEAD]
         return frozenset().union(*alive) if alive else _DEAD
-    if isinstance(node, (ast.With, ast.AsyncWith)) and not _binds(node.items, name):
+    if isinstance(node, (ast.With, ast.AsyncWith)) and not any(name in platform.bindings.of(item) for item in node.items):
         return _block(node.body, state, name, platform)
-    if isinstance(node, (ast.Assign, ast.AnnAssign)) and _binds([node], name):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
-            return platform.values(node.value)
-        return None
-    if _binds([node], name):
+    if binds:
         return None
     return _DEAD if platform.ends(node) else state
 
 
-def _binds(nodes: Sequence[ast.AST], name: str) -> bool:
-    """Whether anything in `nodes` binds `name` (nested functions included: unknown is safe)."""
-    for root in nodes:
-        for node in ast.walk(root):
-            if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-                return True
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-                return True
-            if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
-                    (alias.asname or alias.name.split(".")[0]) == name for alias in node.names):
-                return True
-            if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name == name:
-                return True
-    return False
+def _bound_names(root: ast.AST) -> Iterator[str]:
+    for node in ast.walk(root):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            yield node.id
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            yield node.name

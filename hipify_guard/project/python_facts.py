@@ -26,6 +26,7 @@ from ..core.reading import read_file
 from ..engine.diagnostics import FileReport
 from ..model.python_analysis import PythonFile
 from ..model.python_module_values import module_constants
+from ..model.python_platform import PythonPlatforms
 from ..model.python_project import CALLERS, VALUE, PythonProjectFacts, value_key
 from ..model.settings import Settings
 from .job import Job
@@ -33,25 +34,36 @@ from .paths import project_root_of
 from .project_walk import DIR, Scan, walk_of
 
 _NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
-_REACHED = object()  # a reference that keeps the function reached whatever the flow says
 
 
 class CallerIndex:
-    """The project's Python files whose bytes name each function asked of it: one read of every
-    Python file of a root, for all the names asked under that root at once."""
+    """The references to the functions asked of a project, found in one read of every Python file
+    of its root (for all the functions asked under that root at once); each file that names one
+    and its module is analysed once, and only what it says of them is kept."""
 
-    def __init__(self, asked: Iterable[tuple[str, str]]) -> None:
-        self._asked: dict[str, set[str]] = {}
-        for root, name in asked:
-            self._asked.setdefault(root, set()).add(name)
-        self._found: dict[str, dict[str, list[str]]] = {}
+    def __init__(self, asked: Iterable[tuple[str, str, str]]) -> None:
+        self._asked: dict[str, set[tuple[str, str]]] = {}  # root -> (function, the path of its module)
+        for root, name, path in asked:
+            self._asked.setdefault(root, set()).add((name, path))
+        self._naming: dict[str, dict[tuple[str, str], list[str]]] = {}
+        self._said: dict[str, dict[str, list[tuple[str | None, bool]]]] = {}
 
-    def files_naming(self, root: str, name: str) -> list[str]:
-        """The Python files under `root` that contain `name` (real paths)."""
-        if root not in self._found or name not in self._asked.get(root, ()):
-            self._asked.setdefault(root, set()).add(name)
-            self._found[root] = _naming(root, frozenset(self._asked[root]))
-        return self._found[root].get(name, [])
+    def references(self, root: str, name: str, path: str,
+                   settings: Settings) -> Iterator[tuple[str, str | None, bool]]:
+        """(the referring file, the module file it takes `name` from (None: one that may re-export
+        it), whether ROCm reaches the reference) for each reference in the project's files that
+        name both the function and its module."""
+        asked = self._asked.setdefault(root, set())
+        if root not in self._naming or (name, path) not in asked:
+            asked.add((name, path))
+            self._naming[root] = _naming(root, frozenset(asked))
+        names = frozenset(function for function, _ in asked)
+        for where in self._naming[root].get((name, path), ()):
+            said = self._said.get(where)
+            if said is None or name not in said:
+                said = self._said[where] = {**(said or {}), **_what_it_says(where, names, root, settings)}
+            for target, reached in said.get(name, ()):
+                yield where, target, reached
 
 
 def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
@@ -62,7 +74,7 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
     asking = [(number, job) for number, job in enumerate(jobs) if job.path != "-" and reports[number].outside_names
               and language_of(job.filename) == PYTHON]
     roots = {number: _root_of(job.path) for number, job in asking}
-    index = CallerIndex((roots[number], request[len(CALLERS):]) for number, _ in asking
+    index = CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path)) for number, job in asking
                         for request in reports[number].outside_names if request.startswith(CALLERS))
     again, redo = [], []
     for number, job in asking:
@@ -80,10 +92,10 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
 
 def with_python_facts(settings: Settings, path: str, requests: Iterable[str], index: CallerIndex | None = None) -> Settings:
     """`settings` knowing what the project's other modules answer to `requests` (unchanged when nothing)."""
-    root = _root_of(path)
-    index = index or CallerIndex((root, request[len(CALLERS):]) for request in requests if request.startswith(CALLERS))
+    root, here = _root_of(path), os.path.realpath(path)
+    index = index or CallerIndex((root, request[len(CALLERS):], here) for request in requests
+                                 if request.startswith(CALLERS))
     plain = replace(settings, python_project=PythonProjectFacts())  # (the other modules: one level)
-    here = os.path.realpath(path)
     values, unreached = [], set()
     for request in sorted(requests):
         if request.startswith(VALUE):
@@ -105,51 +117,74 @@ def _imported_constants(importer: str, module: str, name: str, root: str,
     """(the name as the importer resolves it, its constants on ROCm, on CUDA) when a project
     module defines it as a platform variable."""
     target = module_file(importer, module, root)
-    file = _module(target, settings) if target is not None else None
-    if file is None or file.tree is None:
+    if target is None:
         return None
+    try:
+        status = os.stat(target)
+    except OSError:
+        return None
+    held = _constants_in(target, status.st_mtime_ns, name, settings.python)
+    return (value_key(module, name), *held) if held != (None, None) else None
+
+
+@lru_cache(maxsize=1024)
+def _constants_in(path: str, mtime: int, name: str,
+                  platforms: PythonPlatforms) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
+    """The constants the module at `path` leaves in its variable `name` on ROCm and on CUDA."""
+    file = _module(path, Settings(python=platforms))
+    if file is None or file.tree is None:
+        return None, None
     held = []
     for flow in (file.flow, file.cuda_flow):
         state = module_constants(file.tree, name, flow.statements)[-1]
         held.append(None if state is None else tuple(sorted(state, key=repr)))
-    return (value_key(module, name), *held) if held != [None, None] else None
+    return held[0], held[1]
 
 
 def _unreached(path: str, name: str, root: str, settings: Settings, index: CallerIndex) -> bool:
     """Whether some other module refers to the function `name` of `path`, and ROCm reaches none of
     those references."""
     referred = False
-    for other in index.files_naming(root, name):
-        if other == path:
+    for where, target, reached in index.references(root, name, path, settings):
+        if where == path or (target is not None and target != path):
             continue
-        file = _module(other, settings)
-        if file is None or file.tree is None:
-            continue
-        for reference in _references(file, other, name, path, root):
-            if reference is _REACHED or file.flow.reachable(reference):
-                return False
-            referred = True
+        if target is None or reached:
+            return False
+        referred = True
     return referred
 
 
-def _references(file: PythonFile, where: str, name: str, target: str, root: str) -> Iterator[object]:
-    """The nodes of `file` that refer to the function `name` of `target`, and _REACHED for an
-    import of that name from another project module (a re-export, perhaps)."""
+def _what_it_says(path: str, names: frozenset[str], root: str,
+                  settings: Settings) -> dict[str, list[tuple[str | None, bool]]]:
+    """For each of `names` the module refers to: (the module file it takes it from, None for
+    another project module that may re-export it; whether ROCm reaches the reference)."""
+    try:
+        data, _ = read_file(path)
+    except OSError:
+        return {}
+    file = PythonFile(path, data, settings)
+    said: dict[str, list[tuple[str | None, bool]]] = {name: [] for name in names}
+    if file.tree is None:
+        return said
     for node in file.nodes(ast.ImportFrom):
         for alias in node.names:
-            if alias.name != name:
+            if alias.name not in names:
                 continue
             module = "." * node.level + (node.module or "")
-            source = module_file(where, module, root)
-            if source == target:
-                yield from _uses(file, alias.asname or name, value_key(module, name))
-            elif source is not None:
-                yield _REACHED
+            source = module_file(path, module, root)
+            if source is None:
+                continue
+            uses = list(_uses(file, alias.asname or alias.name, value_key(module, alias.name)))
+            said[alias.name] += [(source, file.flow.reachable(use)) for use in uses]
+            if not _defines(source, alias.name):
+                said[alias.name].append((None, True))  # (a module that imports it from elsewhere, perhaps)
     for node in file.nodes(ast.Attribute):
-        if node.attr == name and isinstance(node.ctx, ast.Load):
+        if node.attr in names and isinstance(node.ctx, ast.Load):
             base = file.symbols.names(node.value, aliases=False)
-            if base and module_file(where, ".".join(base), root) == target:
-                yield node
+            source = module_file(path, ".".join(base), root) if base else None
+            if source is not None:
+                said[node.attr].append((source, file.flow.reachable(node)))
+    return said
 
 
 def _uses(file: PythonFile, local: str, imported: tuple[str, ...]) -> Iterator[ast.Name]:
@@ -189,16 +224,7 @@ def module_file(importer: str, module: str, root: str) -> str | None:
 
 
 def _module(path: str, settings: Settings) -> PythonFile | None:
-    """A project module, analysed (None when it cannot be read); once while it is unchanged."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return _analysed(path, status.st_mtime_ns, status.st_size, settings)
-
-
-@lru_cache(maxsize=256)
-def _analysed(path: str, mtime: int, size: int, settings: Settings) -> PythonFile | None:
+    """A project module, analysed (None when it cannot be read)."""
     try:
         data, _ = read_file(path)
     except OSError:
@@ -206,10 +232,23 @@ def _analysed(path: str, mtime: int, size: int, settings: Settings) -> PythonFil
     return PythonFile(path, data, settings)
 
 
-def _naming(root: str, names: frozenset[str]) -> dict[str, list[str]]:
-    """The project's Python files (real paths) whose bytes contain each of `names`."""
-    found: dict[str, list[str]] = {}
-    wanted = [(name, name.encode()) for name in sorted(names)]
+@lru_cache(maxsize=1024)
+def _defines(path: str, name: str) -> bool:
+    """Whether the module at `path` defines `name` at its top level (a `def` or `class`)."""
+    try:
+        tree = ast.parse(read_file(path)[0])
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name
+               for node in tree.body)
+
+
+def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+    """The project's Python files (real paths) whose bytes name each function asked and its module
+    (a reference does: `from ...<module> import f`, `<module>.f`, `from . import f` in the package)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    wanted = [(key, key[0].encode(), _module_word(key[1]).encode(), key[1].endswith("__init__.py"))
+              for key in sorted(asked)]
 
     def enter(folder: str, name: str, listing: Scan) -> bool:
         return name not in _NOT_WALKED and not name.startswith(".")
@@ -223,10 +262,16 @@ def _naming(root: str, names: frozenset[str]) -> dict[str, list[str]]:
                 data, _ = read_file(path)
             except OSError:
                 continue
-            for function, spelled in wanted:
-                if spelled in data:
-                    found.setdefault(function, []).append(path)
+            for key, function, module, package in wanted:
+                if function in data and (module in data or (package and b"from ." in data)):
+                    found.setdefault(key, []).append(path)
     return found
+
+
+def _module_word(path: str) -> str:
+    """The word a reference to a module names it by: its file's stem, its folder's for a package."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
 
 
 def _root_of(path: str) -> str:

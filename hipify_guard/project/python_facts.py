@@ -30,8 +30,8 @@ from ..model.python_platform import PythonPlatforms
 from ..model.python_project import CALLERS, VALUE, PythonProjectFacts, value_key
 from ..model.settings import Settings
 from .job import Job
-from .paths import project_root_of
-from .project_walk import DIR, Scan, walk_of
+from ..walk.paths import project_root_of
+from ..walk.project_walk import DIR, Scan, walk_of
 
 _NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
 

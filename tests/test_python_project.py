@@ -67,8 +67,8 @@ def more_flags() -> list[str]:
 '''
 
 
-def _found(root: Path, *paths: str) -> set[tuple[str, int, str]]:
-    result = run_cli("check", "--output-format", "json", *(paths or (".",)), cwd=root)
+def _found(root: Path, *paths: str, fix: bool = False) -> set[tuple[str, int, str]]:
+    result = run_cli("check", "--output-format", "json", *(("--fix",) if fix else ()), *(paths or (".",)), cwd=root)
     assert result.code in (0, 1), result.stderr
     return {(Path(item["filename"]).as_posix().lstrip("./"), item["location"]["row"], item["code"])
             for item in result.json()}
@@ -86,6 +86,7 @@ def test_an_imported_platform_variable_decides_where_rocm_goes(tmp_path: Path) -
     assert _found(root) == expected
     assert _found(root, "server/layers/fp8.py") == expected
     assert _found(root) == expected  # (the cache's answer)
+    assert _found(root, fix=True) == expected  # (a fix run asks the other modules first)
     (root / "server/utils/platform.py").write_text(PLATFORM.replace('SYSTEM = "rocm"', 'SYSTEM = "cuda"'))
     assert _found(root) == expected | {("server/layers/fp8.py", 10, "HG303"), ("server/layers/fp8.py", 16, "HG303")}
 

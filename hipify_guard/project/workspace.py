@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core.languages import CPP, PYTHON, language_of
 from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
@@ -293,7 +294,7 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     again, redo = [], []
     for number, report in enumerate(reports):
         job = jobs[number]
-        if job.path == "-":
+        if job.path == "-" or language_of(job.filename) != CPP:
             continue
         settings = with_header_facts(job.settings, job.path, report.outside_names) if report.outside_names else (
             job.settings)
@@ -325,6 +326,17 @@ def cuda_only_by_includes(path: str, settings: Settings) -> str:
     from .cuda_only_includes import cuda_only_by_includers  # (the C/C++ front end)
 
     return cuda_only_by_includers(os.path.abspath(path), project, settings, with_header_facts)
+
+
+def settle_module_facts(jobs: Sequence[Job], reports: list[FileReport],
+                        rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the project's other Python modules are asked what the
+    Python files with findings asked them (`python_facts`, loaded only then)."""
+    if not any(report.outside_names and language_of(job.filename) == PYTHON for job, report in zip(jobs, reports)):
+        return reports
+    from .python_facts import settle_python_facts
+
+    return settle_python_facts(jobs, reports, rerun)
 
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:

@@ -16,11 +16,12 @@ from ..cpp.groups import Arm, GroupTree
 from ..cpp.nodes import Defined, Node, Unary
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive, Scan, scan
+from .compiler_identity import version_names
 from .local_macros import FREE, LocalMacros, fixed_by
 from .platforms import Outcome, Platform, Term, outcome, term
 from .profile import FilePlatforms, file_platforms
 from .reachability import key as reachable_key
-from .reachability import reachable_arms
+from .reachability import reachable_arms, segment_key
 from .rewrite_macros import RewriteMacros, rewrite_macros
 from .settings import Settings
 
@@ -224,18 +225,37 @@ class FileAnalysis:
         """Whether the arm's directive (inside=False) or its group (inside=True) can be reached."""
         if arm is None:
             return True
+        return self._reachable_table(platform)[reachable_key(arm, inside)]
+
+    def reachable_at(self, offset: int, platform: Platform) -> bool:
+        """Whether the code at `offset` is compiled on `platform`: its group is reached, and no
+        `#error` before it in the group stops every configuration that reaches it."""
+        start = self.tree.segment_start(offset)
+        return start is None or self._reachable_table(platform).get(segment_key(start), True)
+
+    def _reachable_table(self, platform: Platform) -> dict[int, bool]:
         table = self._reachable.get(platform.name)
         if table is None:  # every arm at once: one walk of the tree (`reachability`)
             seen = self.seen_at(platform, None)
-            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen)
-        return table[reachable_key(arm, inside)]
+            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen, self._stops)
+        return table
 
     def _term(self, arm: Arm) -> Term | None:
         return self.condition(arm).term
 
+    def _stops(self, condition: Term) -> bool:
+        """Whether an `#error` under `condition` stops the compile for what follows: unless the
+        condition asks a CUDA version question (on ROCm, that `#error` is reached by accident:
+        HG102 reports it, and a port that fixes the guard compiles what follows)."""
+        return not version_names(condition.node, self.settings.macros.cuda_version_macros)
+
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
         """The ROCm models under which the arm's directive (or group) is reached."""
         return [m for m in self.rocm_models if self.reachable(arm, m, inside=inside)]
+
+    def rocm_models_at(self, offset: int) -> list[Platform]:
+        """The ROCm models that compile the code at `offset`."""
+        return [m for m in self.rocm_models if self.reachable_at(offset, m)]
 
     def reachable_anywhere(self, arm: Arm | None, *, inside: bool = False) -> bool:
         """Whether any CUDA configuration or ROCm model reaches the arm."""

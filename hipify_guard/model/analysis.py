@@ -190,6 +190,17 @@ class FileAnalysis:
         except ParseError as error:
             return Condition(None, error)
 
+    def unjudged(self) -> list[tuple[int, str]]:
+        """(offset, why) of each condition some platform evaluates that does not parse but may be
+        valid all the same (`ParseError.unjudged`: `#if 1 _CCCL_PP_FOR_EACH(...)`, a Jinja tag):
+        not judged, and no HG901."""
+        found = []
+        for arm in self.arms:
+            error = self.condition(arm).error
+            if error is not None and error.unjudged is not None and self.reachable_anywhere(arm):
+                found.append((arm.directive.hash, f"#{arm.directive.kind} not judged: its condition {error.unjudged}"))
+        return found
+
     # -- reachability ---------------------------------------------------------------------------
 
     def context(self, arm: Arm, nearest: int | None = None) -> list[Literal]:

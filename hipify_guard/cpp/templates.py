@@ -21,7 +21,7 @@ _STATEMENT_LINE = re.compile(rb"^[ \t]*\{%[-+]?[ \t].*%\}[ \t]*(?://[^\r\n]*)?\r
 
 def unrendered(data: bytes) -> str:
     """Why a Jinja template is not judged (its directives do not pair up), else ""."""
-    if b"{%" not in data:  # (every other file: one byte search)
+    if b"{%" not in data:
         return ""
     found = scan(data)
     tags = (match.start() for match in _STATEMENT_LINE.finditer(data))

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from ..core.languages import CPP, language_of
 from ..core.reading import NotAFile, read_file
-from ..cpp.templates import unrendered
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
 from ..engine.lint import Chosen, FixResult, analyse, fix, fix_finding, language_codes, rule_filter, run_rules, settle
 from ..model.defines import assumed_undefined, near_miss_defines
@@ -190,7 +189,11 @@ def _why_skipped(data: bytes, language: str) -> str:
         return "UTF-16 encoded file (byte-order mark): not checked; hipify-guard reads UTF-8 and 8-bit sources"
     if b"\0" in data:
         return "binary file (contains NUL bytes): skipped"
-    return unrendered(data) if language == CPP else ""
+    if language != CPP or b"{%" not in data:
+        return ""
+    from ..cpp.templates import unrendered  # (a template's tag: C/C++ files only)
+
+    return unrendered(data)
 
 
 def _not_judged(filename: str, file: Analysis | None) -> list[ToolMessage]:

@@ -1,7 +1,8 @@
 """An `#error` stops the compile (issue 25): what follows an `#error` that rejects every ROCm
 build is compiled nowhere on ROCm, so nothing there is reported for ROCm. Kokkos' CUDA setup
 header and CCCL's predefined-macro check header open with such `#error`s; each test writes the
-construct, minimal and in our own words, and runs the real CLI on it."""
+construct, minimal and in our own words, and runs the real CLI on it. An `#error` on a test that a
+translator renames (`__CUDACC__`) or that asks a CUDA version question stops nothing."""
 
 from __future__ import annotations
 
@@ -21,15 +22,22 @@ def _found(tmp_path: Path, source: str, *args: str) -> list[tuple[int, str]]:
 
 
 def test_an_error_that_rejects_every_non_nvcc_compile_hides_what_follows(tmp_path: Path) -> None:
-    source = AFTER + '#ifndef __CUDACC__\n#error "compile this with nvcc"\n#endif\n' + AFTER
+    source = AFTER + '#ifndef __NVCC__\n#error "compile this with nvcc"\n#endif\n' + AFTER
     assert _found(tmp_path, source) == [(1, "HG101")]
+
+
+def test_an_error_a_translator_renames_away_stops_nothing(tmp_path: Path) -> None:
+    """mmcv: PyTorch's hipify (and HIPIFY) turn `#ifndef __CUDACC__` into `#ifndef __HIPCC__`,
+    which the hipcc compile of the translated .cu file does not take: ROCm goes on."""
+    source = '#ifndef __CUDACC__\n#error "include this from .cu files only"\n#endif\n' + AFTER
+    assert _found(tmp_path, source) == [(4, "HG101")]
 
 
 def test_two_errors_that_together_reject_rocm(tmp_path: Path) -> None:
     """Kokkos: no CUDA backend is an error, and a CUDA backend without nvcc is an error too; the
     backend macro is free here, so only both `#error`s together leave ROCm nothing."""
     source = ('#include "config.h"\n#ifndef LIB_ENABLE_CUDA\n#error "CUDA backend off"\n#endif\n'
-              '#if defined(LIB_ENABLE_CUDA) && !defined(__CUDACC__)\n#error "not nvcc"\n#endif\n' + AFTER)
+              '#if defined(LIB_ENABLE_CUDA) && !defined(__NVCC__)\n#error "not nvcc"\n#endif\n' + AFTER)
     assert _found(tmp_path, source) == []
     only_first = source.replace('#error "not nvcc"\n', "")
     assert _found(tmp_path, only_first) == [(7, "HG101")]
@@ -56,5 +64,5 @@ def test_code_after_the_stop_is_not_rocm_code(tmp_path: Path) -> None:
     """HG202 reads the code ROCm compiles: none after the `#error`."""
     before = "int before() { return CUDART_VERSION; }\n"
     after = "int after() { return CUDART_VERSION; }\n"
-    source = before + "#ifndef __CUDACC__\n#error nvcc only\n#endif\n" + after
+    source = before + "#ifndef __NVCC__\n#error nvcc only\n#endif\n" + after
     assert _found(tmp_path, source, "--select", "HG202") == [(1, "HG202")]

@@ -255,10 +255,18 @@ class FileAnalysis:
         return self.condition(arm).term
 
     def _stops(self, condition: Term) -> bool:
-        """Whether an `#error` under `condition` stops the compile for what follows: unless the
+        """Whether an `#error` under `condition` stops the compile for what follows. Not when the
         condition asks a CUDA version question (on ROCm, that `#error` is reached by accident:
-        HG102 reports it, and a port that fixes the guard compiles what follows)."""
-        return not version_names(condition.node, self.settings.macros.cuda_version_macros)
+        HG102 reports it, and a port that fixes the guard compiles what follows), nor when it
+        tests a name that PyTorch's hipify or HIPIFY renames (`#ifndef __CUDACC__` becomes
+        `#ifndef __HIPCC__`, false in the hipcc compile of the translated file)."""
+        if version_names(condition.node, self.settings.macros.cuda_version_macros):
+            return False
+        from .api_tables import api_tables  # (files with an #error only)
+
+        tables = api_tables()
+        return not any(tables.torch.get(name) is not None or (fact := tables.facts.get(name.encode())) is not None
+                       and fact.hip not in (None, name) for name in condition.names)
 
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
         """The ROCm models under which the arm's directive (or group) is reached."""

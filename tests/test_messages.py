@@ -40,3 +40,26 @@ def test_message_says_what_rocm_gets(tmp_path: Path, source: str, code: str, wor
     result = run_cli("check", "--no-cache", "--select", code, "--output-format", "json", str(target))
     messages = [item["message"] for item in result.json()]
     assert len(messages) == 1 and words in messages[0], messages
+
+
+AGAINST_TODAY = [
+    ("#if CUDA_VERSION < 9000\n__device__ void put(unsigned* p) { asm volatile(\"st.u32 [%0], 1;\" :: \"l\"(p)); }\n"
+     "#endif\n", "HG102", "no safe fix: ROCm takes this branch today, but the branch holds inline PTX"),
+    ("#if CUDA_VERSION >= 12000\ninline void flush() {}\n#else\ninline void flush() {\n"
+     "  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"
+     "                                     cudaFlushGPUDirectRDMAWritesToOwner);\n}\n#endif\n", "HG101",
+     "no safe fix: the code ROCm takes instead uses `cudaDeviceFlushGPUDirectRDMAWrites`"),
+    ("#if CUDA_VERSION >= 11000\ninline void upload(cudaGraphExec_t e) { cudaGraphUpload(e, 0); }\n#endif\n", "HG101",
+     "no safe fix: ROCm skips this branch today, but HIP has every name it uses"),
+]
+
+
+@pytest.mark.parametrize(("source", "code", "words"), AGAINST_TODAY, ids=[c[2][31:70] for c in AGAINST_TODAY])
+def test_no_safe_fix_where_the_branch_says_otherwise(tmp_path: Path, source: str, code: str, words: str) -> None:
+    """Keeping ROCm's outcome of today is no fix where the branch's code says otherwise (spec §14's
+    evidence): the finding stays, without a fix, and says why and which policy rewrites it."""
+    target = tmp_path / "case.cu"
+    target.write_text(source)
+    result = run_cli("check", "--no-cache", "--select", code, "--output-format", "json", str(target))
+    found = result.json()
+    assert len(found) == 1 and words in found[0]["message"] and found[0]["fix"] is None, found

@@ -10,9 +10,10 @@ from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
-from ..fix.auto_policy import auto_fix
+from ..fix.auto_policy import auto_fix, cuda_only_evidence, lacking_apis
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
+from ..model.branch_apis import branch_apis
 from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
@@ -118,9 +119,40 @@ def _defined_name(file: FileAnalysis, directive: Directive | None) -> str | None
 
 def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:
     directive = arm.directive
-    fix = _policy_fix(file, arm, fate)
-    return Finding(code, message + ("" if fix else _why_no_fix(file, arm)), directive.hash, directive.argument[1], fix,
-                   anchor=_shown(file, arm, limit=None))
+    preserving = file.settings.policy.kind == "preserve" and file.rewrite_macros(directive.hash).rocm is not None
+    against = _against_today(file, arm, fate) if preserving else ""
+    fix = None if against else _policy_fix(file, arm, fate)
+    return Finding(code, message + (against or ("" if fix else _why_no_fix(file, arm))), directive.hash,
+                   directive.argument[1], fix, anchor=_shown(file, arm, limit=None))
+
+
+def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
+    """`; no safe fix: ...` where keeping ROCm's outcome of today is a fix no maintainer would merge,
+    by spec §14's evidence: ROCm takes a branch only CUDA can compile, skips one whose every name
+    HIP has (`--policy auto` would change the outcome), or takes instead code that uses an API HIP
+    lacks; else ""."""
+    if fate.partial or not fate.alone or fate.today not in ("true", "false"):
+        return ""
+    if fate.today == "true":
+        evidence = cuda_only_evidence(file, arm)
+        return (f"; no safe fix: ROCm takes this branch today, but the branch {evidence}; "
+                "`--unsafe-fixes --policy auto` excludes ROCm") if evidence else ""
+    decided = auto_fix(file, arm, fate.today, lambda reason: None)
+    if decided is not None and decided.applicability == UNSAFE and not branch_apis(file).group_unmapped(arm):
+        evidence = decided.message.split(": ", 1)[-1]
+        return (f"; no safe fix: ROCm skips this branch today, but HIP has every name it uses ({evidence}); "
+                "`--unsafe-fixes --policy auto` takes it on ROCm")
+    taken = _else_arm(arm)
+    if taken is not None and (lacking := lacking_apis(file, taken)):
+        return f"; no safe fix: the code ROCm takes instead {lacking}, so neither branch compiles for ROCm as it is"
+    return ""
+
+
+def _else_arm(arm: Arm) -> Arm | None:
+    """The `#else` right after `arm`: what ROCm compiles where it skips `arm`."""
+    arms = arm.conditional.arms
+    following = arms[arm.index + 1] if arm.index + 1 < len(arms) else None
+    return following if following is not None and following.directive.kind == "else" else None
 
 
 def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:

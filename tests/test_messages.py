@@ -63,3 +63,27 @@ def test_no_safe_fix_where_the_branch_says_otherwise(tmp_path: Path, source: str
     result = run_cli("check", "--no-cache", "--select", code, "--output-format", "json", str(target))
     found = result.json()
     assert len(found) == 1 and words in found[0]["message"] and found[0]["fix"] is None, found
+
+
+CAPABILITY = "import torch\nmajor, minor = torch.cuda.get_device_capability()\n"
+PYTHON_CASES = [
+    # The GPUs where the comparison misfires, not those where it is harmless (issue 25).
+    ("if major != 10:\n    raise RuntimeError('SM100 only')\n", "HG303",
+     "false on gfx1030 (RX 6000), as on the architectures it names:"),
+    ("if major != 9:\n    hopper_kernels = None\n", "HG303",
+     "false on gfx908 (MI100), gfx90a (MI200), gfx942 (MI300), gfx950 (MI350), as on the architectures it names:"),
+    ("if (major, minor) == (9, 0):\n    pass\n", "HG303", "true on gfx908 (MI100), gfx90a (MI200), as on the"),
+    ("if major < 9:\n    pass\n", "HG303", "false on every AMD GPU, which no NVIDIA GPU from Volta to Ampere gives it:"),
+    ("if major >= 10:\n    pass\n", "HG303", "true on gfx1030 (RX 6000), gfx1100 (RX 7000), gfx1201 (RX 9000), which"),
+    ("if major < 10:\n    raise RuntimeError('Blackwell only')\n", "HG303",
+     "false on gfx1030 (RX 6000), gfx1100 (RX 7000), gfx1201 (RX 9000), which no NVIDIA GPU from Volta to Ampere"),
+]
+
+
+@pytest.mark.parametrize(("source", "code", "words"), PYTHON_CASES, ids=[c[1] + ":" + c[0][:20] for c in PYTHON_CASES])
+def test_python_message_names_where_rocm_misfires(tmp_path: Path, source: str, code: str, words: str) -> None:
+    target = tmp_path / "case.py"
+    target.write_text(CAPABILITY + source)
+    result = run_cli("check", "--no-cache", "--isolated", "--select", code, "--output-format", "json", str(target))
+    messages = [item["message"] for item in result.json()]
+    assert len(messages) == 1 and words in messages[0], messages

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.languages import CPP, language_of
+from ..core.languages import CPP, PYTHON, language_of
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
 from ..engine.lint import Chosen, FixResult, analyse, fix, fix_finding, language_codes, rule_filter, run_rules, settle
@@ -109,13 +109,22 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
         found = run_rules(file, worth)
         report.notes += _not_judged(job.filename, file)
         report.assumed_undefined = assumed_undefined(data, found)
-        if not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
+        if language == PYTHON:
+            if not job.settings.python_project:  # (what the other modules say: `python_facts`)
+                from ..model.python_requests import requests  # (the Python front end: loaded by its files)
+
+                report.outside_names = requests(file, found)
+        elif not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
             report.outside_names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
         findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    settings = _knowing_headers(job, data) if language == CPP and not _HEADER_RULES.isdisjoint(worth) else job.settings
+    settings = job.settings
+    if language == CPP and not _HEADER_RULES.isdisjoint(worth):
+        settings = _knowing_headers(job, data)
+    elif language == PYTHON:
+        settings = _knowing_modules(job, data, worth)
     result = fix(job.filename, data, settings, codes, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     if job.mode == DIFF and result.data != data:
@@ -162,6 +171,19 @@ def _knowing_headers(job: Job, data: bytes) -> Settings:
     found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
     names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
     return with_header_facts(job.settings, job.path, names) if names else job.settings
+
+
+def _knowing_modules(job: Job, data: bytes, codes: list[str]) -> Settings:
+    """The job's settings with what the project's other Python modules say of the file (a fix
+    run writes as it goes, so it asks them first; a check run settles them after the run)."""
+    if job.path == "-" or job.settings.python_project:
+        return job.settings
+    from ..model.python_requests import requests
+    from .python_facts import with_python_facts
+
+    file = analyse(job.filename, data, job.settings)
+    asked = requests(file, run_rules(file, codes))
+    return with_python_facts(job.settings, job.path, asked) if asked else job.settings
 
 
 def _knows_headers(settings: Settings) -> bool:

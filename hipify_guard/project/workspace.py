@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core.languages import CPP, PYTHON, language_of
 from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
@@ -290,7 +291,7 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     again, redo = [], []
     for number, report in enumerate(reports):
         job = jobs[number]
-        if report.outside_names and job.path != "-":
+        if report.outside_names and job.path != "-" and language_of(job.filename) == CPP:
             settings = with_header_facts(job.settings, job.path, report.outside_names)
             if settings is not job.settings:
                 again.append(number)
@@ -301,6 +302,17 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     for number, report in zip(again, rerun(redo)):
         settled[number] = report
     return settled
+
+
+def settle_module_facts(jobs: Sequence[Job], reports: list[FileReport],
+                        rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the project's other Python modules are asked what the
+    Python files with findings asked them (`python_facts`, loaded only then)."""
+    if not any(report.outside_names and language_of(job.filename) == PYTHON for job, report in zip(jobs, reports)):
+        return reports
+    from .python_facts import settle_python_facts
+
+    return settle_python_facts(jobs, reports, rerun)
 
 
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:

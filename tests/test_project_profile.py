@@ -179,7 +179,7 @@ def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
     assert [message.split("; no fix")[0].split(": ")[-1] for message in messages] == [
         "ROCm hits this `#error` only because the macro is undefined there",
         "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says",
-        "ROCm silently takes the branch meant for old CUDA"]
+        "ROCm silently takes the branch meant for old CUDA (before 9.0)"]
 
 
 def test_pytorchs_hipify_covers_the_folder_of_the_setup_py_that_uses_it(tmp_path: Path) -> None:

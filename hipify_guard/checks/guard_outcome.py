@@ -14,6 +14,7 @@ from ..fix.auto_policy import auto_fix, cuda_only_evidence, lacking_apis
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.branch_apis import branch_apis
+from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
 from .registry import check, cuda_version_macros
@@ -64,15 +65,19 @@ def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
         return "this branch is silently skipped on ROCm"
     following = _first_directive(file, arm)
     presence = _only_presence(fate)
+    meant = releases_taking(file, arm, fate.tests)
     if following is not None and following.kind == "error":
-        return "ROCm hits this `#error` only because the macro is undefined there" if presence else (
-            "ROCm hits the `#error` meant for old CUDA")
+        if presence:
+            return "ROCm hits this `#error` only because the macro is undefined there"
+        return f"ROCm hits the `#error` meant for {meant}" if meant else (
+            "ROCm hits an `#error` meant for some CUDA releases only")
     defined = _defined_name(file, following)
     if defined in fate.cuda_macros:
         return f"ROCm silently uses this fallback definition of {defined}"
     if presence:  # `#ifndef CUDA_VERSION` meant as "not CUDA": ROCm is in it by accident, not by name
         return "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says"
-    return "ROCm silently takes the branch meant for old CUDA"
+    return f"ROCm silently takes the branch meant for {meant}" if meant else (
+        "ROCm silently takes a branch meant for some CUDA releases only")
 
 
 def _only_presence(fate: Fate) -> bool:

@@ -9,8 +9,8 @@ first evidence decides:
 1. the branch is CUDA's only: it uses an API some ROCm model's build lacks (no HIP equivalent,
    or a HIP declaration behind an opt-in macro nothing defines), holds inline PTX (§14.4),
    defines something HIP already declares (a polyfill, §14.3), passes an argument or reads a
-   member that HIP's declarations do not take (§14.5), or is only an `#error` (the stop meant for
-   old CUDA toolkits): exclude ROCm;
+   member that HIP's declarations do not take (§14.5), or is only an `#error` (a stop meant for
+   CUDA builds): exclude ROCm;
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
 3. it uses APIs and HIP has each of them: include ROCm;
@@ -86,7 +86,7 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
 def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     """What makes the arm's group CUDA's only (§14 decision 1: an API some ROCm build lacks, inline
     PTX, a polyfill of a HIP declaration, an argument or member HIP does not take, an `#error`
-    meant for old CUDA toolkits), said as "the branch ..." goes on; None when nothing does."""
+    meant for CUDA builds), said as "the branch ..." goes on; None when nothing does."""
     lacking = lacking_apis(file, arm)
     if lacking:
         return lacking
@@ -99,7 +99,7 @@ def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     if found is not None:
         return f"{found.what}: the path CUDA alone compiles"
     if _error_only(file, arm):
-        return "is an `#error` meant for old CUDA toolkits, which ROCm must not hit"
+        return "is an `#error` meant for CUDA builds, which ROCm must not hit"
     return None
 
 

@@ -15,6 +15,7 @@ from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
 
 if TYPE_CHECKING:
+    from ..engine.front_ends import Analysis
     from ..model.analysis import FileAnalysis
 from .job import CHECK, DIFF, FIX, Job
 from .build_scope import cuda_only_codes
@@ -96,7 +97,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
     language = language_of(job.filename)
     if job.near_misses_of and language == CPP:
         report.near_miss_defines = near_miss_defines(data, job.near_misses_of)
-    skipped = _why_skipped(data)
+    skipped = _why_skipped(data, language)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
@@ -107,6 +108,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
     if job.mode == CHECK:
         file = analyse(job.filename, data, job.settings)
         found = run_rules(file, worth)
+        report.notes += _not_judged(job.filename, file)
         report.assumed_undefined = assumed_undefined(data, found)
         if language == PYTHON:
             if not job.settings.python_project:  # (what the other modules say: `python_facts`)
@@ -134,7 +136,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
 def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, suppress: bool = False) -> bytes:
     """Fix only the finding `chosen` picks (with `suppress`: add the comment that suppresses it),
     verified as `process` verifies, filling `report`; returns the new bytes."""
-    skipped = _why_skipped(data)
+    skipped = _why_skipped(data, language_of(job.filename))
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
@@ -150,6 +152,7 @@ def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, su
 
 
 def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
+    report.notes += _not_judged(job.filename, result.analysis)
     if result.remaining:
         report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)
@@ -209,12 +212,23 @@ def _rewrite_names(settings: Settings, findings: list) -> frozenset[str]:  # noq
     return frozenset(define.name for define in configured)
 
 
-def _why_skipped(data: bytes) -> str:
+def _why_skipped(data: bytes, language: str) -> str:
     if data.startswith(_UTF16_BOMS):
         return "UTF-16 encoded file (byte-order mark): not checked; hipify-guard reads UTF-8 and 8-bit sources"
     if b"\0" in data:
         return "binary file (contains NUL bytes): skipped"
-    return ""
+    if language != CPP or b"{%" not in data:
+        return ""
+    from ..cpp.templates import unrendered  # (a template's tag: C/C++ files only)
+
+    return unrendered(data)
+
+
+def _not_judged(filename: str, file: Analysis | None) -> list[ToolMessage]:
+    """A note for each condition of a C/C++ file that the tool does not judge (`unjudged`)."""
+    if file is None or file.language != CPP:
+        return []
+    return [ToolMessage(filename, why, *file.lines.position(offset)) for offset, why in file.unjudged()]
 
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:

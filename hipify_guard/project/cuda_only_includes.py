@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
@@ -25,6 +26,7 @@ from .header_includes import file_bytes
 from .header_memo import Reads, facts_key, keep_facts, kept_facts
 from ..walk.project_walk import run_memo
 
+_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)')  # (lines checked where found)
 MAX_FILES = 400  # files read, per header, to find what includes it
 MAX_LINKS = 3  # includers that are headers followed up this many links
 Knowing = Callable[[Settings, str, Iterable[str]], Settings]  # `workspace.with_header_facts`
@@ -85,6 +87,8 @@ def _includers(path: str, root: str, reads: Reads) -> list[tuple[str, tuple[int,
     found = []
     wanted = name.encode("utf-8", "surrogateescape")
     for candidate in candidates:
+        if wanted not in file_bytes(candidate):
+            continue
         offsets = tuple(offset for offset, included in _includes(candidate) if wanted in included
                         and _names(included.decode("utf-8", "surrogateescape"), candidate, path))
         if offsets:
@@ -102,18 +106,13 @@ def _names(included: str, includer: str, header: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _includes(path: str) -> tuple[tuple[int, bytes], ...]:
-    """(offset of the `#`, the path it names) of each `#include` of a file."""
+    """(offset of the `#`, the path it names) of each `#include` line of a file."""
     data = file_bytes(path)
-    if b"include" not in data:
-        return ()
-    from ..cpp.scanner import scan
-
     found = []
-    for directive in scan(data).directives:
-        if directive.kind == "include":
-            named = data[directive.argument[0] : directive.argument[1]].strip()
-            if named[:1] in (b'"', b"<") and len(named) > 2:
-                found.append((directive.hash, named[1:-1]))
+    for match in _INCLUDE.finditer(data):
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        if not data[line_start : match.start()].strip(b" \t"):  # (not `// #include ...`)
+            found.append((match.start(), match.group(1) or match.group(2)))
     return tuple(found)
 
 

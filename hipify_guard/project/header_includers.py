@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.reading import read_file
-from .header_includes import HEADER_SUFFIXES, INCLUDE, file_bytes, includes
+from .header_includes import HEADER_SUFFIXES, file_bytes, included_names, includes
 from .header_memo import Reads
 
 MAX_SIBLINGS = 400  # files of a header's folder read to find what pulls it in
@@ -85,7 +85,7 @@ def _is_script(path: str) -> bool:
 def _included_names(path: str) -> frozenset[str]:
     """The file names (last path part) a file's `#include` lines name."""
     return frozenset(os.path.basename((quoted or angled).decode("utf-8", "surrogateescape"))
-                     for quoted, angled in INCLUDE.findall(file_bytes(path)))
+                     for quoted, angled in included_names(file_bytes(path)))
 
 
 @lru_cache(maxsize=64)

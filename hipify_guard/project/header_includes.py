@@ -21,7 +21,7 @@ from ..walk.project_walk import DIR, Scan, walk_of
 TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc", ".in", ".cmake")
 _NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
-INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
+_INCLUDE = re.compile(rb'#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)')  # (the line start checked)
 
 
 @lru_cache(maxsize=512)
@@ -31,6 +31,16 @@ def file_bytes(path: str) -> bytes:
         return read_file(path)[0]
     except OSError:
         return b""
+
+
+def included_names(data: bytes) -> list[tuple[bytes, bytes]]:
+    """("quoted", "") or ("", "angled") for each `#include` line of a file's bytes."""
+    found = []
+    for match in _INCLUDE.finditer(data):
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        if not data[line_start : match.start()].strip(b" \t"):  # (not `// #include ...`)
+            found.append((match.group(1) or b"", match.group(2) or b""))
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -43,7 +53,7 @@ def includes(path: str, root: str) -> Included:
     headers = []
     folders = set()
     indexed = False
-    for name, system in INCLUDE.findall(data):
+    for name, system in included_names(data):
         named = (name or system).decode("utf-8", "surrogateescape")
         found = None
         for folder in quoted if name else angled:

@@ -29,7 +29,7 @@ from ..walk.project_walk import run_memo
 HIP_OWN = frozenset({"__HIP_PLATFORM_AMD__", "USE_ROCM"})  # ROCm's own macros, counted for the rewrites
 # A conditional directive's text (not anchored: the line start is checked for the few that name a platform).
 _CONDITION = re.compile(rb"#[ \t]*(?:el)?if(?:n?def)?\b([^\r\n]*)")
-_PLATFORM_WORD = re.compile(rb"(?i)hip|rocm|amd|hcc|cuda|nvcc|nvidia|cublas")
+_PLATFORM_WORDS = (b"hip", b"rocm", b"amd", b"hcc", b"cuda", b"nvcc", b"nvidia", b"cublas")  # (lower case)
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -72,11 +72,12 @@ def _scan(root: str, files: tuple[str, ...]) -> dict[str, Tested]:
             data = read_file(path)[0]
         except OSError:
             continue
-        if not _PLATFORM_WORD.search(data):
-            continue
         for match in _CONDITION.finditer(data):
+            lowered = match.group(1).lower()
+            if not any(word in lowered for word in _PLATFORM_WORDS):
+                continue
             line_start = data.rfind(b"\n", 0, match.start()) + 1
-            if not _PLATFORM_WORD.search(match.group(1)) or data[line_start : match.start()].strip(b" \t"):
+            if data[line_start : match.start()].strip(b" \t"):
                 continue
             for word in _NAME.findall(match.group(1)):
                 macro = word.decode("ascii")

@@ -14,7 +14,10 @@ first evidence decides:
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
 3. it uses APIs and HIP has each of them: include ROCm;
-4. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
+4. nothing above in the branch's own group, and the branch holds code: the same steps over the
+   file's other branches under the very same condition (`_kin`), the rest of the feature that
+   condition gates;
+5. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
    explicit as `preserve` makes it, and the message says so.
 
 Every message names the evidence that decided (the API and its source, the PTX, the declaration)
@@ -33,6 +36,7 @@ from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, branch_apis, first_uses
 from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill
+from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
@@ -44,16 +48,38 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
     `preserve(reason)` is the preserve policy's fix, with the reason auto kept it."""
     facts = branch_apis(file)
+    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
+    if decided is not _NO_EVIDENCE:
+        return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
+    kin = _kin(file, facts, arm)
+    if kin is not None:
+        decided = _decide(file, arm, today, *kin, own=False)
+        if decided is not _NO_EVIDENCE:
+            return decided
+    return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
+                    "inline PTX, no HIP declaration it redefines or misuses"
+                    f"{', in it or in the code of its feature' if kin is not None else ''}), "
+                    f"so today's ROCm outcome is kept{_unjudged(branch_apis(file), arm)}")
+
+
+_NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides
+
+
+def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool) -> object:
+    """The fix the evidence in `groups` (the code `who` names) decides for `arm` (None when that fix
+    cannot be written), or _NO_EVIDENCE. Each group is read on its own for declarations (a name's type is that of its
+    declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only)."""
+    facts = branch_apis(file)
     models = file.rocm_models
     macros = file.rewrite_macros(arm.directive.hash)
     rocm = macros.rocm.name if macros.rocm else ""
-    group = facts.group_arms(arm)
-    every_use = [use for use in facts.group_uses(arm) if is_api(use.name)]
+    every_use = sorted((use for group in groups for member in group for use in facts.uses(member)
+                        if is_api(use.name)), key=lambda use: use.start)
     uses = [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
 
     def exclude(evidence: str) -> Fix | None:
         return guard_fix(file, arm, EXCLUDE, applicability=SAFE if today == "false" else UNSAFE,
-                         message=f"Exclude ROCm with `!defined({rocm})` (policy auto): the branch {evidence}")
+                         message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {who} {evidence}")
 
     lacking = [(use, model, view) for use in uses for model in models
                if (view := facts.lacking(use, model)) is not None]
@@ -64,12 +90,14 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
         what = ("which HIP does not have" if any(view.missing for view in views)
                 else f"which HIP declares only when {', '.join(opt_ins)} is defined")
         return exclude(f"uses {_names(missing)}, {what} ({_sources(views)}; {titles(m for _, m, _ in lacking)})")
-    ranges = group_ranges(file, group)
-    found = (inline_ptx(file, ranges) or polyfill(file, group, ranges)
-             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)]))
+    found = None
+    for group in groups:
+        ranges = group_ranges(file, group)
+        inside = [use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)]
+        found = found or inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, inside)
     if found is not None:
         return exclude(f"{found.what}: the path CUDA alone compiles")
-    if _error_only(file, arm):
+    if own and _error_only(file, arm):
         return exclude("is an `#error` meant for old CUDA toolkits, which ROCm must not hit")
     min_rocm = file.settings.min_rocm
     versioned = [(view.added, use, model, view) for use in uses for model in models
@@ -84,18 +112,56 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
             return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
-                                     f"its newest API is `{newest.name}`, added in HIP {version_text(added)} "
-                                     f"({where}; {why})")
-    unknown = _unjudged(facts, arm)
+                                     f"the newest API {who} uses is `{newest.name}`, added in HIP "
+                                     f"{version_text(added)} ({where}; {why})")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
         since = f" by ROCm {version_text(min_rocm)} (min-rocm)" if versioned and min_rocm else ""
-        reason = f"HIP has every API the branch uses{since}: {shown} ({_sources(view for _, view in known)})"
+        reason = f"HIP has every API {who} uses{since}: {shown} ({_sources(view for _, view in known)})"
         return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
-                         message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{unknown}")
-    return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
-                    f"inline PTX, no HIP declaration it redefines or misuses), so today's ROCm outcome is kept{unknown}")
+                         message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{_unjudged(facts, arm)}")
+    return _NO_EVIDENCE
+
+
+def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | None:
+    """Where the evidence of a branch without any lies, when the branch is one part of a feature
+    (spec §14.1 reads "no evidence" over the whole feature, not one fragment of it): a branch of
+    code is one part of the feature its condition gates, so the other branches of the file under
+    the very same condition (one `#if CUDA_VERSION >= 6050` around a library call, another around
+    the check of its result) are decided with it. A branch of `#define`s or `#include`s only
+    (`#include <cuda_fp16.h>`) is not code the feature runs: it stays with its own evidence.
+
+    Returns the groups of those branches (each with the nested arms ROCm would compile with it)
+    and how a message names them; None when there are none.
+    """
+    if arm.directive.kind not in ("if", "elif"):
+        return None
+    data, tree = file.data, file.tree
+    bodies = define_bodies(file)
+    spans = segments(file).get(arm.directive.hash, ())
+    holds_code = any(next(tokens(data, start, end), None) is not None
+                     for start, end in spans if start not in bodies)
+    if not holds_code:  # `#define`s or `#include`s only: not a part of the code the condition gates
+        return None
+    condition = _condition_text(data, arm.directive)
+    same = [other for conditional in tree.conditionals for other in conditional.arms
+            if other is not arm and other.directive.kind in ("if", "elif")
+            and _condition_text(data, other.directive) == condition]
+    if not same:
+        return None
+    lines = ", ".join(str(file.lines.line_of(other.directive.hash)) for other in same)
+    return ([facts.group_arms(other) for other in same],
+            f"the code under the same condition (line{'s' if len(same) > 1 else ''} {lines})")
+
+
+_SPACE = re.compile(rb"\\\r?\n|\s+")
+
+
+def _condition_text(data: bytes, directive) -> bytes:
+    """The directive's condition without spaces or line continuations."""
+    start, end = directive.argument
+    return _SPACE.sub(b"", data[start:end])
 
 
 def _error_only(file: FileAnalysis, arm: Arm) -> bool:

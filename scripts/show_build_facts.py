@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hipify_guard.project.build_files import read_build_files  # noqa: E402
+from hipify_guard.buildfiles.reader import read_build_files  # noqa: E402
 
 
 def main() -> int:

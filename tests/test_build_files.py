@@ -1,4 +1,4 @@
-"""Reading a project's build files for its platforms: hipify_guard.project.build_files (issue 13).
+"""Reading a project's build files for its platforms: hipify_guard.buildfiles.reader (issue 13).
 
 Fixture projects under tests/data/build_files/ (a CMake project with its own platform macros, a
 PyTorch extension's setup.py, gloo's hipify layout), each fact checked with its evidence, the
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify_guard.project.build_conditions import CUDA, ROCM
-from hipify_guard.project.build_files import read_build_files
+from hipify_guard.buildfiles.build_conditions import CUDA, ROCM
+from hipify_guard.buildfiles.reader import read_build_files
 
 DATA = Path(__file__).resolve().parent / "data" / "build_files"
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ from hipify_guard.cpp.evaluator import EMPTY
 from hipify_guard.model.builds import Build, build_of
 from hipify_guard.model.compile_flags import parse_flags
 from hipify_guard.model.platforms import UNDEFINED
-from hipify_guard.project.compile_db import read_database
+from hipify_guard.buildfiles.compile_db import read_database
 
 PROJECT = ROOT / "tests" / "data" / "build_project"
 

@@ -15,7 +15,7 @@ from pathspec import GitIgnoreSpec
 from pathspec.patterns.gitignore.base import GitIgnorePatternError
 
 from hipify_guard.project.discovery import Exclusion
-from hipify_guard.project.ignore_patterns import IgnorePatterns
+from hipify_guard.walk.ignore_patterns import IgnorePatterns
 
 PIECES = ("a", "b", "ab", "*", "**", "?", "a*", "*a", "*.cu", "[ab]", "[!a]", "[a-b]", "\\*", "x\\ ", "#", "!")
 NAMES = ("a", "b", "ab", "ba", "bb", "a.cu", "x.cu", "*", "#", "!", " ")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from hipify_guard.project import project_walk
+from hipify_guard.walk import project_walk
 from hipify_guard.project.discovery import discover
-from hipify_guard.project.project_walk import Walk, remember_in, walk_of
+from hipify_guard.walk.project_walk import Walk, remember_in, walk_of
 
 GUARD = b"#if CUDA_VERSION < 11000\nx\n#endif\n"
 

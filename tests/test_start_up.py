@@ -17,7 +17,7 @@ RUN = ("import json, sys; from hipify_guard.cli.main import main\n"
 PYTHON_SIDE = ("hipify_guard.python.source", "hipify_guard.model.python_analysis", "hipify_guard.checks.python_versions")
 CPP_SIDE = ("hipify_guard.model.analysis", "hipify_guard.cpp.scanner", "hipify_guard.fix.verify",
             "hipify_guard.checks.guard_outcome", "hipify_guard.project.header_facts")  # (the last two: when needed)
-READERS = ("hipify_guard.project.cmake_reader", "hipify_guard.project.setup_py_reader")
+READERS = ("hipify_guard.buildfiles.cmake_reader", "hipify_guard.buildfiles.setup_py_reader")
 
 
 def imported(cwd: Path, *args: str) -> set[str]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..engine.diagnostics import Diagnostic
-from ..project.paths import repo_relative
+from ..walk.paths import repo_relative
 
 VERSION = "hipify-guard/v1"
 

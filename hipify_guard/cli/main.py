@@ -105,7 +105,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     Python files for what PyTorch's HIP note warns about (HG3xx)."""
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
-    from ..project.project_walk import remember_in
+    from ..walk.project_walk import remember_in
     from ..project.table_cache import use_user_tables
     from .argfiles import ArgfileError
     from .inputs import Inputs, MissingPath

@@ -71,7 +71,7 @@ class BuildScope:
     def _graph(self, path: str | None, roots: Sequence[str], rocm: bool) -> Graph | None:
         if path is None:
             return None
-        from .compile_db import CompileDbError, read_database  # (only runs with a database load these)
+        from ..buildfiles.compile_db import CompileDbError, read_database  # (only runs with a database load these)
         from .include_graph import walk
 
         try:

@@ -383,7 +383,7 @@ class _FactsUnpickler(_ReportUnpickler):
     """Builds only the build-file fact classes."""
 
     _ALLOWED = frozenset({"BuildFileFacts", "Definition", "SourceFact", "Evidence"})
-    _MODULE = __name__.rsplit(".", 1)[0] + ".build_facts"
+    _MODULE = __name__.rsplit(".", 2)[0] + ".buildfiles.build_facts"
 
 
 class _PlainUnpickler(pickle.Unpickler):

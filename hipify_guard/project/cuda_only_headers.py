@@ -21,7 +21,7 @@ import re
 
 from ..core.reading import read_file
 from .header_memo import Reads, keep_facts, kept_facts
-from .project_walk import run_memo
+from ..walk.project_walk import run_memo
 
 SOURCES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip")
 HEADERS = (".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..engine.diagnostics import ToolMessage
 from . import config
-from .ignore_patterns import IgnorePatterns
-from .project_walk import DIR, LINK, OTHER, walk_of
+from ..walk.ignore_patterns import IgnorePatterns
+from ..walk.project_walk import DIR, LINK, OTHER, walk_of
 
 DEFAULT_EXTENSIONS = frozenset(config.DEFAULT_EXTENSIONS)
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})

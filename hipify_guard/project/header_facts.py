@@ -31,7 +31,7 @@ from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
 from .header_memo import Included, Reads, facts_key, keep_facts, kept_facts
-from .project_walk import DIR, Scan, run_memo, walk_of
+from ..walk.project_walk import DIR, Scan, run_memo, walk_of
 
 MAX_HEADERS = 64
 MAX_SIBLINGS = 400  # files of a header's folder read to find what includes it

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
-from .project_walk import RACY_SECONDS, status_of
+from ..walk.project_walk import RACY_SECONDS, status_of
 
 FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
 Stat = tuple[int, ...]  # a file's or a folder's status (`_file_status`, `status_of`)

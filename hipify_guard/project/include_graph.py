@@ -21,7 +21,7 @@ from ..model.builds import Build, build_of
 from ..model.include_sites import Site, Source, read_source
 from ..model.platforms import Platform, satisfiable
 from ..model.settings import Settings
-from .compile_db import Entry
+from ..buildfiles.compile_db import Entry
 
 Key = tuple[int, int]  # (device, inode)
 Chain = tuple[tuple[str, int], ...]  # (including file, line of its #include), from the unit down

@@ -3,7 +3,7 @@ builds, as configuration values, each with its evidence. `check` applies it wher
 configuration says nothing (`infer-platforms`, on by default); `hipify-guard init` writes it
 down for a person to review.
 
-From the build files (`build_files`): macros only the ROCm build defines, in every ROCm build
+From the build files (`buildfiles.reader`): macros only the ROCm build defines, in every ROCm build
 (`rocm-build-macros` when the name reads as the build's switch, else `rocm-build-defines` with
 their values: CuPy's and gloo's `-D__HIP_PLATFORM_HCC__=1`); macros only CUDA builds define
 (`cuda-build-macros`); files only the CUDA build compiles (`cuda-only-files`: files, and folders
@@ -25,10 +25,10 @@ from ..cpp.numbers import integer_value
 from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import PLATFORM_MACROS
 from ..model.project_profile import BuildDefine, ProjectProfile
-from .build_facts import BuildFileFacts
-from .build_files import FactsMemo, read_build_files
+from ..buildfiles.build_facts import BuildFileFacts
+from ..buildfiles.reader import FactsMemo, read_build_files
 from .cuda_only_headers import cuda_only_headers
-from .rocm_defines import ScopedDefinition, defines_for, scoped_definitions
+from ..buildfiles.rocm_defines import ScopedDefinition, defines_for, scoped_definitions
 
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 

@@ -27,10 +27,10 @@ from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
 from .job import CHECK, Job
-from .paths import project_root_of
+from ..walk.paths import project_root_of
 
 if TYPE_CHECKING:
-    from .build_files import FactsMemo
+    from ..buildfiles.reader import FactsMemo
 
 COMMAND_LINE = "command line"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...engine.catalogue import load_catalogue
 from ...engine.diagnostics import Diagnostic, FileReport, ToolMessage
-from ...project.paths import repo_relative
+from ...walk.paths import repo_relative
 from .common import RenderOptions, diagnostics
 
 

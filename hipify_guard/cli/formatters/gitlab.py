@@ -7,7 +7,7 @@ from typing import Any
 
 from ...engine.catalogue import load_catalogue
 from ...engine.diagnostics import Diagnostic, FileReport
-from ...project.paths import repo_relative
+from ...walk.paths import repo_relative
 from ..fingerprints import fingerprints
 from .common import RenderOptions, diagnostics
 

@@ -12,7 +12,7 @@ from typing import Any
 from ... import __version__
 from ...engine.catalogue import Rule, load_catalogue
 from ...engine.diagnostics import Diagnostic, DiagnosticFix, FileReport, Location, ToolMessage
-from ...project.paths import artifact_uri, root_uri
+from ...walk.paths import artifact_uri, root_uri
 from ..fingerprints import VERSION as FINGERPRINT_KEY
 from ..fingerprints import fingerprints
 from .common import RenderOptions, diagnostics

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 from .build_conditions import CUDA, ROCM, name_holds
 from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
-from .project_walk import remember, walk_of
+from ..walk.project_walk import remember, walk_of
 from .source_paths import is_header
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .project_walk import DIR, FILE, LINK, Scan, walk_of
+from ..walk.project_walk import DIR, FILE, LINK, Scan, walk_of
 from .source_paths import SOURCE_EXTENSIONS
 
 _SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache", "node_modules", ".tox", ".venv",

@@ -137,22 +137,43 @@ def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | N
     """
     if arm.directive.kind not in ("if", "elif"):
         return None
-    data, tree = file.data, file.tree
-    bodies = define_bodies(file)
-    spans = segments(file).get(arm.directive.hash, ())
-    holds_code = any(next(tokens(data, start, end), None) is not None
-                     for start, end in spans if start not in bodies)
-    if not holds_code:  # `#define`s or `#include`s only: not a part of the code the condition gates
+    index = file.derived.get(_Conditions)
+    if index is None:
+        index = file.derived[_Conditions] = _Conditions(file)
+    if not index.holds_code(arm):  # `#define`s or `#include`s only: not a part of the code the condition gates
         return None
-    condition = _condition_text(data, arm.directive)
-    same = [other for conditional in tree.conditionals for other in conditional.arms
-            if other is not arm and other.directive.kind in ("if", "elif")
-            and _condition_text(data, other.directive) == condition]
+    same = [other for other in index.arms(arm) if other is not arm]
     if not same:
         return None
     lines = ", ".join(str(file.lines.line_of(other.directive.hash)) for other in same)
     return ([facts.group_arms(other) for other in same],
             f"the code under the same condition (line{'s' if len(same) > 1 else ''} {lines})")
+
+
+class _Conditions:
+    """The file's `#if`/`#elif` arms by condition (without spaces), and which groups hold code;
+    made once per file (kept in `file.derived`)."""
+
+    def __init__(self, file: FileAnalysis) -> None:
+        data = file.data
+        self._by_text: dict[bytes, list[Arm]] = {}
+        for conditional in file.tree.conditionals:
+            for arm in conditional.arms:
+                if arm.directive.kind in ("if", "elif"):
+                    self._by_text.setdefault(_condition_text(data, arm.directive), []).append(arm)
+        self._data = data
+        self._segments = segments(file)
+        self._bodies = define_bodies(file)
+
+    def arms(self, arm: Arm) -> list[Arm]:
+        """The arms whose condition is the arm's own, the arm included, in file order."""
+        return self._by_text.get(_condition_text(self._data, arm.directive), [])
+
+    def holds_code(self, arm: Arm) -> bool:
+        """Whether the arm's own group has a token outside its directives (a `#define`'s
+        replacement list does not count, nor does anything in nested conditionals)."""
+        return any(next(tokens(self._data, start, end), None) is not None
+                   for start, end in self._segments.get(arm.directive.hash, ()) if start not in self._bodies)
 
 
 _SPACE = re.compile(rb"\\\r?\n|\s+")

@@ -5,7 +5,9 @@ A module of its own so that a run whose files the cache answers never imports th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..model.settings import Settings
 
@@ -25,3 +27,18 @@ class Job:
     fix_read_only: bool = False  # rewrite files whose owner has no write permission (fix and diff runs)
     # Known macros whose near misses the file's #defines are reported for (HG107 across the run).
     near_misses_of: frozenset[str] = frozenset()
+
+
+Report = TypeVar("Report")
+
+
+def rerun_changed(reports: list[Report], changed: list[tuple[int, Job]],
+                  rerun: Callable[[list[Job]], list[Report]]) -> list[Report]:
+    """`reports` (one per job of a run) with those of the `changed` jobs (their index, the new job)
+    replaced by what `rerun` gives for them."""
+    if not changed:
+        return reports
+    settled = list(reports)
+    for (number, _), report in zip(changed, rerun([job for _, job in changed])):
+        settled[number] = report
+    return settled

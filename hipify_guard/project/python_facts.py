@@ -29,7 +29,7 @@ from ..model.python_module_values import module_constants
 from ..model.python_platform import PythonPlatforms
 from ..model.python_project import CALLERS, VALUE, PythonProjectFacts, value_key
 from ..model.settings import Settings
-from .job import Job
+from .job import Job, rerun_changed
 from ..walk.paths import project_root_of
 from ..walk.project_walk import DIR, Scan, walk_of
 
@@ -76,18 +76,12 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
     roots = {number: _root_of(job.path) for number, job in asking}
     index = CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path)) for number, job in asking
                         for request in reports[number].outside_names if request.startswith(CALLERS))
-    again, redo = [], []
+    changed = []
     for number, job in asking:
         settings = with_python_facts(job.settings, job.path, reports[number].outside_names, index)
         if settings is not job.settings:
-            again.append(number)
-            redo.append(replace(job, near_misses_of=frozenset(), settings=settings))
-    if not again:
-        return reports
-    settled = list(reports)
-    for number, report in zip(again, rerun(redo)):
-        settled[number] = report
-    return settled
+            changed.append((number, replace(job, near_misses_of=frozenset(), settings=settings)))
+    return rerun_changed(reports, changed, rerun)
 
 
 def with_python_facts(settings: Settings, path: str, requests: Iterable[str], index: CallerIndex | None = None) -> Settings:

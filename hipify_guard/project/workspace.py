@@ -29,7 +29,7 @@ from .build_scope import BuildSources, cuda_only_codes, with_builds
 from .cuda_only_headers import HEADERS
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
-from .job import CHECK, Job
+from .job import CHECK, Job, rerun_changed
 from ..walk.paths import project_root_of
 
 if TYPE_CHECKING:
@@ -273,15 +273,10 @@ def settle_defines(jobs: Sequence[Job], reports: list[FileReport],
     findings (suppressed ones too) took a name to be defined nowhere that another file #defines
     is checked again (`rerun`) with that name in `project_defines`, which HG107 skips."""
     defined = frozenset().union(*(report.near_miss_defines for report in reports))
-    again = [number for number, report in enumerate(reports) if report.assumed_undefined & defined]
-    if not again:
-        return reports
-    redo = [replace(jobs[number], near_misses_of=frozenset(), settings=replace(
-        jobs[number].settings, project_defines=reports[number].assumed_undefined & defined)) for number in again]
-    settled = list(reports)
-    for number, report in zip(again, rerun(redo)):
-        settled[number] = report
-    return settled
+    changed = [(number, replace(jobs[number], near_misses_of=frozenset(), settings=replace(
+        jobs[number].settings, project_defines=report.assumed_undefined & defined)))
+        for number, report in enumerate(reports) if report.assumed_undefined & defined]
+    return rerun_changed(reports, changed, rerun)
 
 
 def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
@@ -291,7 +286,7 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     with, APIs its HG203/HG204 findings name) that a project header it includes defines, is
     checked again knowing them (spec §11.3, §11.4); a header with ROCm findings that every file
     including it includes where no ROCm build goes loses the ROCm rules (`cuda_only_includes`)."""
-    again, redo = [], []
+    changed: list[tuple[int, Job]] = []
     for number, report in enumerate(reports):
         job = jobs[number]
         if job.path == "-" or language_of(job.filename) != CPP:
@@ -301,14 +296,8 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
         codes = cuda_only_codes(job.codes) if _rocm_findings(report, job) and cuda_only_by_includes(
             job.path, settings) else job.codes
         if settings is not job.settings or codes != job.codes:
-            again.append(number)
-            redo.append(replace(job, near_misses_of=frozenset(), settings=settings, codes=codes))
-    if not again:
-        return reports
-    settled = list(reports)
-    for number, report in zip(again, rerun(redo)):
-        settled[number] = report
-    return settled
+            changed.append((number, replace(job, near_misses_of=frozenset(), settings=settings, codes=codes)))
+    return rerun_changed(reports, changed, rerun)
 
 
 def _rocm_findings(report: FileReport, job: Job) -> bool:

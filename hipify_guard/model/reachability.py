@@ -65,14 +65,7 @@ def reachable_arms(tree: GroupTree, condition: Callable[[Arm], Term | None], pla
     literal, their conjunction, false), when every condition on that way is known and `stops`
     (an `#error` that a guard reaches by accident is that guard's finding, not a stop).
     """
-    items: dict[int, list[Conditional | Directive]] = {}
-    for conditional in tree.conditionals:
-        items.setdefault(id(conditional.parent), []).append(conditional)
-    for error, arm in tree.errors:
-        items.setdefault(id(arm), []).append(error)
-    if tree.errors:
-        for listed in items.values():
-            listed.sort(key=_offset)
+    items = _items(tree)
     path = _Path(platform)
     results: dict[int, bool] = {}
     stopped: dict[int, list[list[Literal]]] = {}  # arm (id; None: file level) -> ways to an #error in it
@@ -117,6 +110,19 @@ def reachable_arms(tree: GroupTree, condition: Callable[[Arm], Term | None], pla
                 path.push((own, False))  # a later arm is reached only when this one is not taken
             tasks.append(("arm", conditional, index + 1, start))
     return results
+
+
+def _items(tree: GroupTree) -> dict[int, list[Conditional | Directive]]:
+    """Per arm (its id; None's id: the file level), its conditionals and `#error`s in file order."""
+    items: dict[int, list[Conditional | Directive]] = {}
+    for conditional in tree.conditionals:
+        items.setdefault(id(conditional.parent), []).append(conditional)
+    for error, arm in tree.errors:
+        items.setdefault(id(arm), []).append(error)
+    if tree.errors:
+        for listed in items.values():
+            listed.sort(key=_offset)
+    return items
 
 
 def _offset(item: Conditional | Directive) -> int:

@@ -153,16 +153,20 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
 
 
 def _may_decide(file: FileAnalysis, arm: Arm) -> bool:
-    """Whether the text of the arm and of the `#else` after it holds anything §14's evidence reads:
-    an API name, `asm`, an `#error` (a screen: the branch facts read the whole file, and a guard
-    around project code in a file of 100 MB should not cost that)."""
+    """Whether the arm and the `#else` after it hold anything §14's evidence reads: an API name in
+    their code (nested arms' included), `asm`, an `#error` (a screen: the branch facts read the
+    whole file, and a guard around project code in a file of 100 MB should not cost that)."""
     arms = arm.conditional.arms
     last = min(arm.index + 2, len(arms))
     end = (arms[last].directive.hash if last < len(arms)
            else arm.conditional.endif.hash if arm.conditional.endif else len(file.data))
-    text = file.data[arm.directive.end:end]
-    return b"asm" in text or b"error" in text or any(
-        is_api(name.decode("latin-1")) for name in set(_IDENTIFIER.findall(text)))
+    data = file.data
+    if data.find(b"asm", arm.directive.end, end) >= 0 or data.find(b"error", arm.directive.end, end) >= 0:
+        return True
+    facts = branch_apis(file)
+    members = [member for one in arms[arm.index:last] for member in (one, *facts.nested_with_code(one))]
+    return any(is_api(name.decode("latin-1")) for member in members for start, stop in facts.code(member)
+               for name in set(_IDENTIFIER.findall(data, start, stop)))
 
 
 def _else_arm(arm: Arm) -> Arm | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..cpp.groups import Arm
@@ -67,6 +68,8 @@ class BranchApis:
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
+        self._groups: dict[int, list[Arm]] = {}  # arm (hash of its directive) -> `group_arms`
+        self._code_arms: list[int] | None = None  # the keys of `_segments`, sorted
 
     def guarded(self) -> list[Arm]:
         """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
@@ -167,15 +170,18 @@ class BranchApis:
         return sorted(found)
 
     def group_arms(self, arm: Arm) -> list[Arm]:
-        """The arm, and every nested arm that some ROCm model would compile were the arm itself
-        taken on ROCm (its own condition dropped from their path)."""
-        own = self.file.condition(arm).term
-        found = [arm]
-        for nested in self._descendants(arm):
-            path = [(item, wanted) for item, wanted in self.file.path(nested) if item is not own]
-            if self._reachable_on_rocm(path):
-                found.append(nested)
-        return found
+        """The arm, and every nested arm holding code that some ROCm model would compile were the
+        arm itself taken on ROCm (its own condition dropped from their path); kept per arm."""
+        key = arm.directive.hash
+        if key not in self._groups:
+            own = self.file.condition(arm).term
+            found = [arm]
+            for nested in self.nested_with_code(arm):
+                path = [(item, wanted) for item, wanted in self.file.path(nested) if item is not own]
+                if self._reachable_on_rocm(path):
+                    found.append(nested)
+            self._groups[key] = found
+        return self._groups[key]
 
     def rocm_from(self, arm: Arm, floor: Version = EVERY, models: list[Platform] | None = None) -> Version | None:
         """The lowest ROCm release >= floor whose build (under some of `models`, by default
@@ -193,20 +199,28 @@ class BranchApis:
             self._starts[key] = earliest(self.file.path(arm), model, self.file.settings.macros, floor)
         return self._starts[key]
 
-    def _descendants(self, arm: Arm) -> list[Arm]:
-        return [c_arm for conditional in self.file.tree.conditionals if _inside(conditional.parent, arm)
-                for c_arm in conditional.arms]
+    def code(self, arm: Arm) -> list[tuple[int, int]]:
+        """The code segments of the arm's own group (`code_tokens.segments`)."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        return self._segments.get(arm.directive.hash, [])
+
+    def nested_with_code(self, arm: Arm) -> list[Arm]:
+        """The arms nested in `arm` (at any depth) whose own group holds code, in file order: those
+        whose directive lies between the arm's and the next directive of its conditional."""
+        if self._segments is None:
+            self._segments = segments(self.file)
+        if self._code_arms is None:
+            self._code_arms = sorted(self._segments)
+        conditional = arm.conditional
+        end = (conditional.arms[arm.index + 1].directive.hash if arm.index + 1 < len(conditional.arms)
+               else conditional.endif.hash if conditional.endif else len(self.file.data))
+        keys = self._code_arms[bisect_right(self._code_arms, arm.directive.hash):bisect_left(self._code_arms, end)]
+        arm_of = self.file.tree.arm_of
+        return [arm_of[key] for key in keys]
 
     def _reachable_on_rocm(self, path: list[Literal]) -> bool:
         return any(satisfiable(path, model) for model in self.file.rocm_models)
-
-
-def _inside(arm: Arm | None, ancestor: Arm) -> bool:
-    while arm is not None:
-        if arm is ancestor:
-            return True
-        arm = arm.conditional.parent
-    return False
 
 
 class _Unmapped:

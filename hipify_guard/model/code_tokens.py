@@ -66,18 +66,30 @@ def define_bodies(file: FileAnalysis) -> dict[int, bytes]:
 
 
 def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
-    """The code segments of every arm's own group, keyed by the hash offset of its directive.
+    """The code segments of every arm's own group, keyed by the hash offset of its directive, in
+    file order; made once per file (kept in `file.derived`).
 
-    Code inside a nested conditional belongs to the nested arm, not to the enclosing one.
+    Blank stretches are left out. Code inside a nested conditional belongs to the nested arm, not to the enclosing one.
     File-level code (outside every conditional) is not included. Of the other directives only
     `#define` contributes: its replacement list (a macro defined in a branch calls what it
     names wherever it is expanded); `#include`, `#pragma`, `#error` lines hold no calls.
     """
+    found = file.derived.get(_Segments)
+    if found is None:
+        found = file.derived[_Segments] = _Segments(_segments(file))
+    return found
+
+
+class _Segments(dict):
+    """`segments`' table (its own type: the key it is kept under in `file.derived`)."""
+
+
+def _segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
     data, tree = file.data, file.tree
     found: dict[int, list[tuple[int, int]]] = {}
 
     def add(arm: Arm | None, start: int, end: int) -> None:
-        if arm is not None and start < end:
+        if arm is not None and start < end and not data[start:end].isspace():
             found.setdefault(arm.directive.hash, []).append((start, end))
 
     directives = file.scan.directives

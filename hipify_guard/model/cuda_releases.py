@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..cpp.evaluator import EvalError, truth
 from ..cpp.groups import Arm
-from ..cpp.nodes import Defined, Identifier, Node, walk
+from ..cpp.nodes import Binary, Defined, Identifier, Node, Number, walk
 from .partial import constant, simplify
 from .platforms import Platform
 from .scales import CUDA, MAX_MAJOR
@@ -36,6 +36,9 @@ def _values(release: Release) -> dict[str, int]:
             "__CUDACC_VER_MINOR__": minor}
 
 
+_VALUES = tuple(_values(release) for release in RELEASES)  # made once: every implicit guard tries them all
+
+
 def releases_taking(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> str | None:
     """The CUDA releases whose branch ROCm takes at `arm` (`old CUDA (before 11.0)`), given the
     decisive CUDA tests and their values on ROCm; None when a test reads a macro no release
@@ -45,20 +48,57 @@ def releases_taking(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bo
             isinstance(item, (Identifier, Defined)) and item.name not in _MACROS for test, _ in tests for item in walk(test)):
         return None
     earlier = [term.node for member in arm.earlier if (term := file.condition(member).term) is not None]
-    taken = [_takes(release, tests, earlier) for release in RELEASES]
+    comparisons = _comparisons([test for test, _ in tests] + earlier)
+    if comparisons is None:
+        taken = [_takes(values, tests, earlier) for values in _VALUES]
+    else:  # one evaluation per set of comparison outcomes, not one per release
+        columns = [[_COMPARE[op](values[name], number) for values in _VALUES] for name, op, number in comparisons]
+        known: dict[tuple[bool, ...], bool | None] = {}
+        taken = []
+        for values, outcomes in zip(_VALUES, zip(*columns) if columns else [()] * len(_VALUES)):
+            if outcomes not in known:
+                known[outcomes] = _takes(values, tests, earlier)
+            taken.append(known[outcomes])
     if None in taken or not any(taken):
         return None
     return _describe([release for release, take in zip(RELEASES, taken) if take])
 
 
-def _takes(release: Release, tests: Sequence[tuple[Node, bool | None]], earlier: list[Node]) -> bool | None:
-    """Whether `release` takes the branch ROCm takes (None: a test has no value there)."""
-    values = _values(release)
+_COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _comparisons(nodes: list[Node]) -> list[tuple[str, str, int]] | None:
+    """(macro, op, number) of each comparison of a release's macro with a number in `nodes`, when
+    those comparisons are all that the release changes in them (every release macro is an operand
+    of one); else None. Two releases with the same outcomes then give every node the same value."""
+    found: list[tuple[str, str, int]] = []
+    compared: set[int] = set()  # id() of the identifiers that are operands of a comparison
+    for node in (item for root in nodes for item in walk(root)):
+        if isinstance(node, Binary) and node.op in _COMPARE:
+            left, right = node.left, node.right
+            if isinstance(left, Identifier) and left.name in _MACROS and isinstance(right, Number):
+                found.append((left.name, node.op, right.value))
+                compared.add(id(left))
+            elif isinstance(right, Identifier) and right.name in _MACROS and isinstance(left, Number):
+                found.append((right.name, _MIRROR[node.op], left.value))
+                compared.add(id(right))
+        elif isinstance(node, Identifier) and node.name in _MACROS and id(node) not in compared:
+            return None
+    return found
+
+
+def _takes(values: dict[str, int], tests: Sequence[tuple[Node, bool | None]], earlier: list[Node]) -> bool | None:
+    """Whether the release of these macro `values` takes the branch ROCm takes (None: a test has
+    no value there)."""
     try:
-        if any(truth(test, values) != wanted for test, wanted in tests):
-            return False
+        for test, wanted in tests:
+            if truth(test, values) != wanted:
+                return False
     except EvalError:
         return None
+    if not earlier:
+        return True
     platform = Platform("cuda-release", "a CUDA release", False, values)
     return not any(constant(simplify(node, platform)) for node in earlier)
 

@@ -148,7 +148,8 @@ def fix(path: str, data: bytes, settings: Settings, codes: Sequence[str], *, uns
         if not chosen:
             break
         proven = _proven(file, chosen, result)
-        refused.update(_place(file, f, applied) for f in chosen if f not in proven)
+        kept = {id(f) for f in proven}  # (not `f in proven`: comparing findings, 10,000 x 10,000)
+        refused.update(_place(file, f, applied) for f in chosen if id(f) not in kept)
         if proven:
             edits = [edit for finding in proven for edit in finding.fix.edits]
             fixed.update(_place(file, f, applied) for f in proven)

@@ -235,3 +235,30 @@ def test_files_of_one_folder_whose_names_differ_by_the_platform_word(tmp_path):
     assert facts.rocm_only_files == {"vendors/hip.h"}
     (fact,) = [fact for fact in facts.sources if fact.platform == CUDA]
     assert (fact.condition, str(fact.evidence)) == ("cuda.h beside hip.h, its counterpart", "vendors/hip.h")
+
+
+def test_a_generated_path_through_a_variable_claims_no_file_of_the_tree(tmp_path):
+    """Kokkos' unit tests: `set(dir ${CMAKE_CURRENT_BINARY_DIR}/${dir})` per backend, then
+    `${dir}/Test${Tag}_${Name}.cpp` names generated files; it must not claim the tree's
+    `cuda/TestCuda_Graph.cpp` (added under `if(ENABLE_CUDA)` only) for every build."""
+    (tmp_path / "cuda").mkdir()
+    (tmp_path / "hip").mkdir()
+    (tmp_path / "cuda" / "TestCuda_Graph.cpp").write_text("#include <cuda_runtime.h>\n")
+    (tmp_path / "hip" / "TestHIP_Graph.cpp").write_text("#include <hip/hip_runtime.h>\n")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "project(p LANGUAGES CXX)\n"
+        "foreach(Tag Cuda;HIP)\n"
+        "  string(TOLOWER ${Tag} dir)\n"
+        "  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${dir})\n"
+        "  foreach(Name IN LISTS NAMES)\n"
+        "    set(file ${dir}/Test${Tag}_${Name}.cpp)\n"
+        "    configure_file(${dir}/dummy.cpp ${file})\n"
+        "    list(APPEND ${Tag}_SOURCES ${file})\n"
+        "  endforeach()\n"
+        "  add_executable(Test${Tag} ${${Tag}_SOURCES})\n"
+        "endforeach()\n"
+        "if(ENABLE_CUDA)\n  add_executable(Graph cuda/TestCuda_Graph.cpp)\nendif()\n"
+        "if(ENABLE_HIP)\n  add_executable(GraphHIP hip/TestHIP_Graph.cpp)\nendif()\n")
+    facts = read_build_files(str(tmp_path))
+    assert "cuda/TestCuda_Graph.cpp" in facts.cuda_only_files
+    assert "hip/TestHIP_Graph.cpp" in facts.rocm_only_files

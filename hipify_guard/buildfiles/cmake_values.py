@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from .build_conditions import CUDA_ALL, EVERYWHERE, ROCM_ALL, UNKNOWN, Context, Holds
 from .build_facts import Evidence
-from .source_paths import UNKNOWN_TEXT
+from .source_paths import GENERATED, UNKNOWN_TEXT
 
 MAX_COMBINATIONS = 64
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_.+/-]*)\}")
@@ -39,7 +39,10 @@ class Item:
 
 def expand(text: str, quoted: bool, evidence: Evidence, context: Context, base: str,
            variables: dict[str, tuple[Item, ...]], builtins: dict[str, str]) -> list[Item]:
-    """The items an argument stands for: references replaced, unquoted ones split at `;`, quoted ones at spaces."""
+    """The items an argument stands for: references replaced, unquoted ones split at `;`, quoted ones at spaces.
+    The build tree's folders (`${CMAKE_CURRENT_BINARY_DIR}`) become GENERATED, through variables
+    too: a path into them names a generated file, none of the source tree's (Kokkos' unit tests:
+    `set(dir ${CMAKE_CURRENT_BINARY_DIR}/${dir})`, then `${dir}/Test${Tag}_${Name}.cpp`)."""
     if "$" not in text and not (quoted and " " in text):  # (most arguments: a plain word)
         return [Item(text, evidence, context, base)] if text else []
     pieces = text.split() if quoted else [text]
@@ -68,8 +71,8 @@ def _expand_piece(piece: str, evidence: Evidence, context: Context, base: str,
         literal = piece[position:reference.start()]
         position = reference.end()
         if name in BINARY_DIRS:
-            return []  # a generated file: not in the tree
-        if name in builtins:
+            values = [(GENERATED, None, EVERYWHERE, False)]
+        elif name in builtins:
             values = [(builtins[name], None, EVERYWHERE, False)]
         elif name in variables and variables[name]:
             values = [(item.text, item.evidence, item.context, item.vague) for item in variables[name]]

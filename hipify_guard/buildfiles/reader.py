@@ -33,7 +33,7 @@ from .build_conditions import CUDA, ROCM, name_holds
 from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
 from .build_tree import Tree, walk
 from ..walk.project_walk import remember, walk_of
-from .source_paths import is_header
+from .source_paths import GENERATED, is_header
 
 if TYPE_CHECKING:
     from .source_matching import Matcher
@@ -197,10 +197,11 @@ def _opaque_hipify(results: Sequence[ReaderResult], mentions: Sequence[Mention])
     any CUDA source may be among them.)
     """
     hipify = [evidence for result in results for evidence in result.hipify]
-    unseen = [mention for mention in mentions if mention.platform == ROCM and mention.pattern.startswith("**/")]
+    unseen = [mention for mention in mentions if mention.platform == ROCM and mention.pattern.startswith(("**/", GENERATED))]
     if not hipify or not unseen:
         return None
-    return (f"{hipify[0]}: the ROCm build runs hipify and compiles sources it does not name ({unseen[0].pattern} at "
+    pattern = unseen[0].pattern.replace(GENERATED, "<build folder>")
+    return (f"{hipify[0]}: the ROCm build runs hipify and compiles sources it does not name ({pattern} at "
             f"{unseen[0].evidence}): no file is called CUDA-only from the build files' source lists")
 
 

@@ -51,6 +51,12 @@ AGAINST_TODAY = [
      "no safe fix: the code ROCm takes instead uses `cudaDeviceFlushGPUDirectRDMAWrites`"),
     ("#if CUDA_VERSION >= 11000\ninline void upload(cudaGraphExec_t e) { cudaGraphUpload(e, 0); }\n#endif\n", "HG101",
      "no safe fix: ROCm skips this branch today, but HIP has every name it uses"),
+    # lmdeploy's sm90_utils.h: both arms encode a stride for the same PTX instruction
+    ("__device__ void stride(void* map, long s) {\n#if CUDA_VERSION >= 12050\n"
+     "  asm volatile(\"tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 1, %1;\" :: \"l\"(map), \"l\"(s));\n"
+     "#else\n"
+     "  asm volatile(\"tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 1, %1;\" :: \"l\"(map), \"l\"(s >> 4));\n"
+     "#endif\n}\n", "HG101", "no safe fix: the code ROCm takes instead holds inline PTX"),
 ]
 
 

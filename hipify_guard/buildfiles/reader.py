@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 _ROCM_BUILD = re.compile(r"(?i)find_package\s*\(\s*(?:hip|rocm)\b|enable_language\s*\(\s*hip\b|\bhip::|"
                          r"\blanguages?\b[^)\n]*\bhip\b|\bhipcc\b|\brocm_(?:path|home)\b|-D__HIP_PLATFORM_AMD__|"
                          r"\bversion\.hip\b|\bIS_HIP_EXTENSION\b|\bhipify|\bhip_add_(?:library|executable)\b")
+_GLOB_CHARACTER = re.compile(r"[*?[]")
 _COMMENT = re.compile(r"(?m)(?:^|(?<=\s))#.*$")
 # A HIP build for NVIDIA GPUs: then a macro named for HIP (`GKO_COMPILING_HIP`) is defined on CUDA too.
 _HIP_ON_NVIDIA = re.compile(r"(?i)hip_platform[^\n]*(?:nvidia|nvcc)|hip_compiler_id[^\n]*nvidia|"
@@ -194,10 +195,12 @@ def _opaque_hipify(results: Sequence[ReaderResult], mentions: Sequence[Mention])
     """Why no source is CUDA-only by the lists when the ROCm build compiles hipify outputs it does not name.
 
     (gloo runs a hipify script over files of its own choosing and compiles `${HIPIFY_OUTPUT_DIR}/hip*.cc`:
-    any CUDA source may be among them.)
+    any CUDA source may be among them. One generated file a build names, FBGEMM's placeholder
+    `${CMAKE_CURRENT_BINARY_DIR}/gen_placeholder_${salt}.cpp`, is no such glob.)
     """
     hipify = [evidence for result in results for evidence in result.hipify]
-    unseen = [mention for mention in mentions if mention.platform == ROCM and mention.pattern.startswith(("**/", GENERATED))]
+    unseen = [mention for mention in mentions if mention.platform == ROCM and (
+        mention.pattern.startswith("**/") or mention.pattern.startswith(GENERATED) and _GLOB_CHARACTER.search(mention.pattern))]
     if not hipify or not unseen:
         return None
     pattern = unseen[0].pattern.replace(GENERATED, "<build folder>")

@@ -11,7 +11,7 @@ from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
-from ..fix.auto_policy import auto_fix, cuda_only_evidence, lacking_apis
+from ..fix.auto_policy import auto_fix, cuda_only_evidence
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api
@@ -133,8 +133,8 @@ def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) 
 def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     """`; no safe fix: ...` where keeping ROCm's outcome of today is a fix no maintainer would merge,
     by spec §14's evidence: ROCm takes a branch only CUDA can compile, skips one whose every name
-    HIP has (`--policy auto` would change the outcome), or takes instead code that uses an API HIP
-    lacks; else ""."""
+    HIP has (`--policy auto` would change the outcome), or takes instead an `#else` only CUDA can
+    compile (an API HIP lacks, inline PTX, a polyfill...); else ""."""
     if fate.partial or not fate.alone or fate.today not in ("true", "false") or not _may_decide(file, arm):
         return ""
     if fate.today == "true":
@@ -147,8 +147,8 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
         return (f"; no safe fix: ROCm skips this branch today, but HIP has every name it uses ({evidence}); "
                 "`--unsafe-fixes --policy auto` takes it on ROCm")
     taken = _else_arm(arm)
-    if taken is not None and (lacking := lacking_apis(file, taken)):
-        return f"; no safe fix: the code ROCm takes instead {lacking}, so neither branch compiles for ROCm as it is"
+    if taken is not None and (instead := cuda_only_evidence(file, taken)):
+        return f"; no safe fix: the code ROCm takes instead {instead}, so neither branch compiles for ROCm as it is"
     return ""
 
 

@@ -22,15 +22,19 @@ Edits only insert text before and after the condition (or turn `#ifdef X` into
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..core.findings import SAFE, Edit, Expectation, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Node, Paren, Ternary, is_primary
 from ..model.analysis import FileAnalysis
+from ..model.code_tokens import tokens
 from ..model.implicit import Fate
 
 EXCLUDE, INCLUDE, ROCM_MIN, RAISE_MIN = "exclude", "include", "rocm-min", "raise-min"
 _ALTERNATIVE = re.compile(rb"(?<![A-Za-z0-9_])(?:and|or|not)(?![A-Za-z0-9_])")
+_SYMBOLIC = re.compile(rb"&&|\|\||!(?!=)")
+_STYLE_BYTES = 4 << 20  # of a file's code read for its spelling of the operators
 _DEFINED_KEYWORDS = {"ifdef": b"if", "ifndef": b"if", "elifdef": b"elif", "elifndef": b"elif"}
 
 
@@ -112,11 +116,49 @@ def test_fix(file: FileAnalysis, arm: Arm, fate: Fate, *, message: str) -> Fix |
 
 def _operators(file: FileAnalysis, arm: Arm) -> tuple[str, str, str]:
     """`&&`, `||` and `!` as the condition spells them: `and`, `or` and `not ` where it writes the
-    alternative tokens (DeepEP's `#if defined(CUDART_VERSION) and CUDART_VERSION >= 13000`)."""
+    alternative tokens (DeepEP's `#if defined(CUDART_VERSION) and CUDART_VERSION >= 13000`); a
+    condition without operators is spelled as the file spells them (`_file_writes_words`)."""
     start, end = arm.directive.argument
-    if _ALTERNATIVE.search(file.data, start, end):
+    if _ALTERNATIVE.search(file.data, start, end) or (
+            not _SYMBOLIC.search(file.data, start, end) and _file_writes_words(file)):
         return "and", "or", "not "
     return "&&", "||", "!"
+
+
+def _file_writes_words(file: FileAnalysis) -> bool:
+    """Whether the file spells the logical operators `and`/`or` and never `&&`/`||`: in its
+    conditions when they have any, else in its code (comments and literals left out; the first
+    _STYLE_BYTES read). Kept per file."""
+    style = file.derived.get(_Style)
+    if style is None:
+        style = file.derived[_Style] = _Style(_words_style(file))
+    return style.words
+
+
+def _words_style(file: FileAnalysis) -> bool:
+    data, directives = file.data, file.scan.directives
+    conditions = [directive.argument for directive in directives if directive.kind in ("if", "elif")]
+    words = any(_ALTERNATIVE.search(data, *span) for span in conditions)
+    if any(_SYMBOLIC.search(data, *span) for span in conditions):
+        return False
+    if words:
+        return True
+    starts = [0, *(directive.end for directive in directives)]
+    ends = [*(directive.hash for directive in directives), len(data)]
+    for start, end in zip(starts, ends):
+        if start >= _STYLE_BYTES:
+            break
+        for _, token in tokens(data, start, min(end, _STYLE_BYTES)):
+            if token in (b"&&", b"||"):
+                return False
+            words = words or token in (b"and", b"or")
+    return words
+
+
+class _Style(NamedTuple):
+    """`_file_writes_words`' answer (its own type: the key it is kept under in `file.derived`)."""
+
+    words: bool
 
 
 def contradicts(file: FileAnalysis, arm: Arm, form: str | None) -> bool:

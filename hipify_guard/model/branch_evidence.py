@@ -37,7 +37,8 @@ _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b(?:\s*(?:volatile|__volatile__|got
 _PTX = re.compile(
     rb"(?<![\w.$%])((?:ld|st|mov|cvt|cvta|shfl|mma|wmma|ldmatrix|stmatrix|cp|red|redux|atom|bar|barrier|prmt|lop3|setp|"
     rb"selp|fma|mul|mad|add|sub|vote|membar|fence|bfe|bfi|brev|popc|tex|suld|sust|griddepcontrol|elect|wgmma|"
-    rb"tcgen05|match|activemask|nanosleep|isspacep|prefetch|discard|createpolicy|multimem|mbarrier)"
+    rb"tcgen05|match|activemask|nanosleep|isspacep|prefetch|discard|createpolicy|multimem|mbarrier|tensormap|mapa|"
+    rb"getctarank|setmaxnreg|applypriority|ldu|movmatrix|clusterlaunchcontrol)"
     rb"\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)"
 )
 _DECLARATION = re.compile(rb"\b([A-Za-z_]\w*)((?:\s*(?:const|volatile|\*|&))*)\s+([A-Za-z_]\w*)\s*(?=[;,=)\[{(])")

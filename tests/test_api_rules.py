@@ -374,6 +374,17 @@ def test_auto_reads_a_branch_with_the_code_under_the_same_condition() -> None:
     assert "no evidence decides this branch" in findings[1].fix.message
 
 
+def test_the_preserve_check_reads_only_the_branchs_own_names() -> None:
+    """The safe preserve fix is withheld where the branch's own names are all HIP's; the rest of
+    the feature is auto's reading, not a reason to withhold it."""
+    source = ("void f(cublasHandle_t h, double **a, double **t, int *info) {\n"
+              "#if CUDA_VERSION >= 6050\n    cublasDgeqrfBatched(h, 4, 4, a, 4, t, info, 8);\n#endif\n"
+              "#if CUDA_VERSION >= 6050\n    report(check_result(t));\n#endif\n}\n")
+    call, check_result = check(analysis(source, min_rocm=(6, 0, 0)), ["HG101"])
+    assert call.fix is None and "no safe fix" in call.message
+    assert check_result.fix is not None and check_result.fix.applicability == "safe"
+
+
 def test_auto_reads_each_branch_of_the_same_condition_with_its_own_declarations() -> None:
     """A name's type comes from its declaration in the same branch: `v` is a `half` in the first
     function only, so `v.x` in the second (a `my_pair`) is no evidence of CUDA's `half`."""

@@ -141,7 +141,7 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
         evidence = cuda_only_evidence(file, arm)
         return (f"; no safe fix: ROCm takes this branch today, but the branch {evidence}; "
                 "`--unsafe-fixes --policy auto` excludes ROCm") if evidence else ""
-    decided = auto_fix(file, arm, fate.today, lambda reason: None)
+    decided = auto_fix(file, arm, fate.today, lambda reason: None, feature=False)  # the branch's own names
     if decided is not None and decided.applicability == UNSAFE and not branch_apis(file).group_unmapped(arm):
         evidence = decided.message.split(": ", 1)[-1]
         return (f"; no safe fix: ROCm skips this branch today, but HIP has every name it uses ({evidence}); "

@@ -44,14 +44,16 @@ _SHOWN = 3  # names in a message before "and N more"
 _ERROR_ONLY = re.compile(rb"\s*#\s*error\b")
 
 
-def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None]) -> Fix | None:
+def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None], *,
+             feature: bool = True) -> Fix | None:
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
-    `preserve(reason)` is the preserve policy's fix, with the reason auto kept it."""
+    `preserve(reason)` is the preserve policy's fix, with the reason auto kept it. `feature=False`:
+    the branch's own evidence only (step 4 skipped), as the preserve check asks it."""
     facts = branch_apis(file)
     decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
     if decided is not _NO_EVIDENCE:
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
-    kin = _kin(file, facts, arm)
+    kin = _kin(file, facts, arm) if feature else None
     if kin is not None:
         decided = _decide(file, arm, today, *kin, own=False)
         if decided is not _NO_EVIDENCE:

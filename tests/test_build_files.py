@@ -262,3 +262,22 @@ def test_a_generated_path_through_a_variable_claims_no_file_of_the_tree(tmp_path
     facts = read_build_files(str(tmp_path))
     assert "cuda/TestCuda_Graph.cpp" in facts.cuda_only_files
     assert "hip/TestHIP_Graph.cpp" in facts.rocm_only_files
+
+
+def test_a_source_commented_out_of_the_rocm_builds_list_is_the_cuda_sides(tmp_path):
+    """rccl's CMakeLists.txt (the ROCm build) keeps NCCL's CUDA-only sources as comments in its list."""
+    (tmp_path / "src" / "misc").mkdir(parents=True)
+    for name in ("rocmwrap.cc", "cudawrap.cc", "gdrwrap.cc"):
+        (tmp_path / "src" / "misc" / name).write_text("int x;\n")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "project(rccl LANGUAGES CXX)\nfind_package(hip REQUIRED)\nset(SRC_FILES\n"
+        "  src/misc/rocmwrap.cc\n# src/misc/cudawrap.cc\n  #   src/misc/gdrwrap.cc  \n)\n"
+        "add_library(rccl ${SRC_FILES})\ntarget_link_libraries(rccl PRIVATE hip::device)\n")
+    facts = read_build_files(str(tmp_path))
+    assert facts.cuda_only_files == {"src/misc/cudawrap.cc", "src/misc/gdrwrap.cc"}
+    (fact, _) = sorted((fact for fact in facts.sources if fact.platform == CUDA), key=lambda fact: fact.pattern)
+    assert str(fact.evidence) == "CMakeLists.txt:5" and fact.condition == "commented out of the ROCm build's source list"
+    (tmp_path / "CMakeLists.txt").write_text(  # a build that is not ROCm's says nothing by its comments
+        "project(p LANGUAGES CXX)\nset(SRC_FILES\n  src/misc/rocmwrap.cc\n# src/misc/cudawrap.cc\n)\n"
+        "add_library(p ${SRC_FILES})\n")
+    assert read_build_files(str(tmp_path)).cuda_only_files == frozenset()

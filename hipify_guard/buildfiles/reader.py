@@ -119,6 +119,7 @@ def _status(root: str, path: str) -> tuple[int, int, int] | None:
 def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
     """Run the readers over the walk's build files (imported here: a run whose facts are kept needs none)."""
     from .cmake_reader import read_cmake
+    from .commented_sources import commented_sources
     from .kernel_builder_reader import read_kernel_builds
     from .setup_py_reader import read_setup_py
     from .source_layout import layout_facts
@@ -140,6 +141,9 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
         notes.append(opaque)
         sources = [fact for fact in sources if fact.platform != CUDA]
     sources += layout_facts(root, tree, claimed, texts.read)
+    if not opaque:
+        rocm_cmake = [path for path in tree.cmake if _first_line([path], texts, _ROCM_BUILD)]
+        sources += commented_sources(rocm_cmake, texts, matcher.known, claimed)
     files = tuple(path for result in results for path in result.files)
     folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),

@@ -57,6 +57,10 @@ AGAINST_TODAY = [
      "#else\n"
      "  asm volatile(\"tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 1, %1;\" :: \"l\"(map), \"l\"(s >> 4));\n"
      "#endif\n}\n", "HG101", "no safe fix: the code ROCm takes instead holds inline PTX"),
+    # TransformerEngine's cublaslt_gemm.cu: the branch ROCm takes prints CUDA_VERSION, undefined there
+    ("#include <torch/extension.h>\nvoid gemm(bool atomic) {\n#if !(CUDA_VERSION >= 12020 && CUDA_VERSION < 13000)\n"
+     "  if (atomic) throw_error(\"Atomic GEMM requires CUDA 12.2, compile-time CUDA version is \", CUDA_VERSION);\n"
+     "#endif\n}\n", "HG102", "no safe fix: ROCm takes this branch today, but the branch reads `CUDA_VERSION` as a value"),
 ]
 
 

@@ -35,7 +35,7 @@ from ..cpp.groups import Arm
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
-from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill
+from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill, version_value
 from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -90,7 +90,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     for group in groups:
         ranges = group_ranges(file, group)
         inside = [use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)]
-        found = found or inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, inside)
+        found = (found or inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, inside)
+                 or version_value(file, ranges))
     if found is not None:
         return exclude(f"{found.what}: the path CUDA alone compiles")
     if own and _error_only(file, arm):
@@ -193,7 +194,8 @@ def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     every_use, _ = _api_uses(facts, arm)
     ranges = group_ranges(file, group)
     found = (inline_ptx(file, ranges) or polyfill(file, group, ranges)
-             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)]))
+             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)])
+             or version_value(file, ranges))
     if found is not None:
         return f"{found.what}: the path CUDA alone compiles"
     if _error_only(file, arm):

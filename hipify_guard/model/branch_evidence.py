@@ -11,6 +11,8 @@ with its offset and a phrase for the fix message, or None:
   function named like a HIP declaration or like a CUDA name whose HIP equivalent HIP declares
   (`#define cusparseZcsrsm_analysis(...)` where hipSPARSE has its own): the branch makes up for an
   old CUDA toolkit, and on ROCm it would collide with HIP's own (§14.3).
+- `version_value`: a CUDA version macro read as a value in code (an error message that prints
+  `CUDA_VERSION`) where no ROCm model defines it: the code does not compile there.
 - `cuda_form`: an argument or member the branch chooses that HIP's declarations do not take
   (`hip_signatures`, read by libclang from the vendored headers): a `cudaMemLocation` passed where
   `hipMemAdvise` takes an `int` device, `.x` of a `half` whose HIP `__half` has no public `x` (§14.5).
@@ -28,10 +30,12 @@ from dataclasses import dataclass
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis
 from .api_knowledge import is_api, knowledge, route
-from .code_tokens import segments
+from .code_tokens import define_bodies, identifiers, segments
 from .definitions import definitions, definitions_of
 from .hip_headers import load_hip_headers
 from .hip_signatures import SCALARS, load_hip_signatures
+from .local_macros import FREE
+from .platforms import UNDEFINED, Platform
 
 _ASM = re.compile(rb"\b(?:asm|__asm__|__asm)\b(?:\s*(?:volatile|__volatile__|goto|inline))*\s*\(\s*((?:\"(?:[^\"\\\n]|\\.)*\"\s*)+)")
 _PTX = re.compile(
@@ -73,6 +77,28 @@ def inline_ptx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | 
                 return Evidence(match.start(), f"holds inline PTX (`{ptx.group(1).decode('latin-1')}`, line "
                                                f"{file.lines.line_of(match.start())})")
     return None
+
+
+def version_value(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | None:
+    """The first use in code of a CUDA version macro as a value (`"built with CUDA ", CUDA_VERSION`)
+    where no ROCm model defines it: that code compiles on CUDA only (TransformerEngine's
+    `NVTE_ERROR(..., CUDA_VERSION)`). A `#define`'s replacement list is not such a use."""
+    macros = file.settings.macros.cuda_version_macros
+    names = {name.encode("ascii") for name in macros}
+    bodies = define_bodies(file)
+    for start, end in ranges:
+        if start in bodies:
+            continue
+        for offset, name in identifiers(file.data, start, end, names):
+            text = name.decode("ascii")
+            if file.rocm_models and all(_undefined(file.seen_at(model, offset), text) for model in file.rocm_models):
+                return Evidence(offset, f"reads `{text}` as a value, which no ROCm build defines (line "
+                                        f"{file.lines.line_of(offset)})")
+    return None
+
+
+def _undefined(platform: Platform, name: str) -> bool:
+    return platform.fixed.get(platform.renames.get(name, name), FREE) is UNDEFINED
 
 
 def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:

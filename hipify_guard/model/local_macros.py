@@ -2,7 +2,9 @@
 
 An object-like `#define N <integer constant expression>` gives N that value from its definition
 to its `#undef` (a project threshold: `#define CUDART_HMAX 11070`, then `#if CUDART_VERSION >=
-CUDART_HMAX`); a definition with any other text makes N free. A definition counts on a platform
+CUDART_HMAX`); an expression of other macros, the value the platform gives it (`#define
+FP4_TYPE_SUPPORTED (CUDA_VERSION >= 12080)` is 0 where CUDA_VERSION is undefined); a definition
+with any other text makes N free. A definition counts on a platform
 where its group is surely compiled there (file level, an include guard, or arms whose conditions
 the platform decides: `#ifdef GGML_USE_HIP` in a ROCm model); where its group is surely not
 compiled it does not count; where that depends on free macros, N is free after it.
@@ -21,7 +23,7 @@ from ..cpp.nodes import Call, Defined, Identifier, Node, walk
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive
 from .partial import constant, simplify
-from .platforms import UNDEFINED, Platform, Term
+from .platforms import UNDEFINED, Platform, Term, satisfiable, term
 
 FREE = "<free>"  # the macro may have any value, or none
 _NAME = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)(\(?)")
@@ -33,7 +35,7 @@ class Event:
     """One `#define` or `#undef` of a macro."""
 
     offset: int
-    value: int | str | None  # an integer, EMPTY, UNDEFINED (#undef) or FREE (other text)
+    value: object  # an integer, EMPTY, UNDEFINED (#undef), an Expression of other macros or FREE (other text)
     arm: Arm | None  # the arm whose group holds it (None at file level or in the include guard)
 
 
@@ -51,6 +53,7 @@ class LocalMacros:
         # What included project headers define counts from the top of the file.
         self.events: dict[str, list[Event]] = {name: [Event(-1, value, None)] for name, value in (included or {}).items()}
         self._taken: dict[tuple[int, str], bool | None] = {}
+        self._expressions: dict[tuple[int, str], object] = {}  # (event offset, platform) -> `_resolved`
         constants: dict[str, int] = {}  # file-level integer definitions so far (`#define B (A + 10)`)
         for directive in directives:
             if directive.kind not in ("define", "undef"):
@@ -84,7 +87,7 @@ class LocalMacros:
             only = events[0]
             if len(events) != 1 or only.offset > self.first_use.get(name, only.offset):
                 return FREE
-            return only.value if only.value is not UNDEFINED and self.taken(only.arm, platform, path) else FREE
+            return self._resolved(only, platform) if only.value is not UNDEFINED and self.taken(only.arm, platform, path) else FREE
         state: object = platform.fixed.get(platform.renames.get(name, name), FREE)
         for event in events:
             if event.offset >= offset:
@@ -93,9 +96,18 @@ class LocalMacros:
             if taken is None:
                 state = FREE
             elif taken:
-                state = event.value
+                state = self._resolved(event, platform)
         return state
 
+
+    def _resolved(self, event: Event, platform: Platform) -> object:
+        """The event's value on `platform` (an Expression's worked out once per platform)."""
+        if not isinstance(event.value, Expression):
+            return event.value
+        key = (event.offset, platform.name)
+        if key not in self._expressions:
+            self._expressions[key] = event.value.on(platform)
+        return self._expressions[key]
 
     def chosen_where(self, names: Iterable[str], offset: int, tests: Callable[[Arm], bool]) -> bool:
         """Whether one of `names` is (re)defined before `offset` in a group for which
@@ -133,13 +145,33 @@ def _value(data: bytes, start: int, end: int, constants: Mapping[str, int]) -> i
         node = parse(data, start, end)
     except ParseError:
         return FREE
-    if any(isinstance(item, Call) or isinstance(item, (Identifier, Defined)) and item.name not in constants
-           for item in walk(node)):
+    if any(isinstance(item, Call) for item in walk(node)):
         return FREE
+    if any(isinstance(item, (Identifier, Defined)) and item.name not in constants for item in walk(node)):
+        return Expression(node)
     try:
         return evaluate(node, constants)[0]
     except EvalError:
         return FREE
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A definition's text that reads other macros (`#define FP4_TYPE_SUPPORTED (CUDA_VERSION >=
+    12080)`, TransformerEngine): its value on a platform is what the platform makes of it."""
+
+    node: Node
+
+    def on(self, platform: Platform) -> object:
+        """The integer the platform's macros give the text (its value, or the truth value every
+        configuration of the platform's ranges gives it), else FREE."""
+        value = constant(simplify(self.node, platform))
+        if value is not None:
+            return value
+        test = term(self.node)
+        if not satisfiable([(test, True)], platform):
+            return 0
+        return 1 if not satisfiable([(test, False)], platform) else FREE
 
 
 def _include_guard(data: bytes, directives: tuple[Directive, ...], tree: GroupTree) -> Arm | None:

@@ -47,7 +47,7 @@ def cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset
 
 def _cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str], reads: Reads) -> dict[str, str]:
     """As cuda_only_headers; the folders listed and files read are added to `reads`."""
-    budget: dict[str, frozenset[str] | None] = {}
+    budget: dict[str, _Includes | None] = {}
     folders: dict[str, list[str]] = {}
     for name in cuda_only:
         folders.setdefault(posixpath.dirname(name), []).append(name)
@@ -71,7 +71,7 @@ def _cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozense
 
 def _included_only_by(root: str, folders: dict[str, list[str]], listings: dict[str, list[str]],
                       cuda_only: frozenset[str], rocm_only: frozenset[str], known: dict[str, str],
-                      budget: dict[str, frozenset[str] | None]) -> dict[str, str]:
+                      budget: dict[str, _Includes | None]) -> dict[str, str]:
     """Headers of the folders of CUDA-only sources, of their subfolders and of the folder above
     them that only CUDA-only files of the header's folder, the folder above and the folders below
     include."""
@@ -80,7 +80,7 @@ def _included_only_by(root: str, folders: dict[str, list[str]], listings: dict[s
               for place in (folder, posixpath.dirname(folder) if folder else folder, *_below(root, folder))}
     for place in sorted(places):
         headers = [name for name in _listing(root, place, listings) if name.endswith(HEADERS)
-                   and name not in known | found and name not in rocm_only]
+                   and name not in known and name not in found and name not in rocm_only]
         if not headers:
             continue
         around = [name for where in {place, posixpath.dirname(place), *_below(root, place)}
@@ -89,23 +89,32 @@ def _included_only_by(root: str, folders: dict[str, list[str]], listings: dict[s
         if None in includes.values():
             continue  # a file past the budget may include any of them
         for header in headers:
-            includers = [name for name, named in includes.items() if name != header and _names(named, name, header)]
+            includers = [name for name, named in includes.items() if name != header and named.names(header)]
             if includers and all(name in cuda_only for name in includers):
                 found[header] = (f"only CUDA-only sources include it ({len(includers)}, such as {includers[0]})")
     return found
 
 
-def _names(included: frozenset[str], includer: str, header: str) -> bool:
-    """Whether an include line of `includer` names `header`: resolved beside the includer
-    (`"../mma.cuh"`), or by its last path parts (`<marlin/sparse/common/mma.h>`)."""
-    beside = posixpath.dirname(includer)
-    name = posixpath.basename(header)
-    return any(posixpath.normpath(posixpath.join(beside, item)) == header
-               or (item == name or item.endswith("/" + name)) and header.endswith(item)
-               for item in included)
+class _Includes:
+    """What the `#include` lines of one file name, indexed for `names`."""
+
+    __slots__ = ("beside", "by_name")
+
+    def __init__(self, includer: str, included: frozenset[str]) -> None:
+        folder = posixpath.dirname(includer)
+        self.beside = frozenset(posixpath.normpath(posixpath.join(folder, item)) for item in included)
+        self.by_name: dict[str, list[str]] = {}  # the included names by their last part
+        for item in included:
+            self.by_name.setdefault(posixpath.basename(item), []).append(item)
+
+    def names(self, header: str) -> bool:
+        """Whether an include line names the root-relative `header`: resolved beside the includer
+        (`"../mma.cuh"`), or by its last path parts (`<marlin/sparse/common/mma.h>`)."""
+        return header in self.beside or any(
+            header.endswith(item) for item in self.by_name.get(posixpath.basename(header), ()))
 
 
-def _included(root: str, name: str, budget: dict[str, frozenset[str] | None]) -> frozenset[str] | None:
+def _included(root: str, name: str, budget: dict[str, _Includes | None]) -> _Includes | None:
     """What a file's `#include` lines name (kept in `budget`, which holds at most MAX_INCLUDERS_READ
     files; None past that, or for a file that cannot be read: it may include anything)."""
     if name in budget:
@@ -117,7 +126,8 @@ def _included(root: str, name: str, budget: dict[str, frozenset[str] | None]) ->
     except OSError:
         budget[name] = None
         return None
-    budget[name] = frozenset(match.decode("utf-8", "surrogateescape") for match in _INCLUDE.findall(data))
+    included = frozenset(match.decode("utf-8", "surrogateescape") for match in _INCLUDE.findall(data))
+    budget[name] = _Includes(name, included)
     return budget[name]
 
 

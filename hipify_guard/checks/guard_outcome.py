@@ -10,7 +10,6 @@ from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
-from ..fix.auto_policy import auto_fix
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.implicit import Fate, describe, rocm_fate
@@ -139,6 +138,8 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
         return None
     rocm = macros.rocm.name
     if policy.kind == "auto":  # (partial: other macros flip it)
+        from ..fix.auto_policy import auto_fix  # (its evidence readers: only for `--policy auto`)
+
         return auto_fix(file, arm, "differs" if fate.partial else fate.today,
                         lambda reason: _preserve_fix(file, arm, fate, rocm, f" (policy auto): {reason}"))
     if policy.kind == "rocm-min" and policy.rocm_min is not None:

@@ -40,6 +40,14 @@ class TorchTable(KeyedRows):
         cuda, hip, table, unsupported = cells
         return TorchMapping(cuda, hip, table, unsupported == "1")
 
+    @classmethod
+    def from_plain(cls, rows: dict[str, str], hip_names: frozenset[str]) -> TorchTable:
+        """The table of `rows` whose `hip_names` are known (a store keeps both: indexing the rows
+        for them costs a check run 20 million instructions)."""
+        table = cls.from_rows(rows)
+        table.__dict__["hip_names"] = hip_names  # (the cached property's value)
+        return table
+
     def by_hip(self, name: str) -> tuple[TorchMapping, ...]:
         """The renames whose HIP name is `name`."""
         return tuple(m for cuda in self._hip_index.get(name, ()) if (m := self.get(cuda)) is not None)

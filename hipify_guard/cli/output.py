@@ -11,7 +11,6 @@ from typing import BinaryIO, TextIO
 
 from ..engine.diagnostics import FileReport, ToolMessage
 from .formatters import FORMATTERS, RenderOptions
-from .formatters import statistics as statistics_format
 
 COLOR_CHOICES = ("auto", "always", "never")
 
@@ -46,7 +45,9 @@ def render(reports: list[FileReport], base: RenderOptions, options: OutputOption
     """The report text: the chosen format, or the statistics."""
     render_options = replace(base, color=color, summary=not options.quiet)
     if options.statistics:
-        return statistics_format.render(reports, render_options, options.output_format)
+        from .formatters import statistics  # (as each format: imported when asked for, with json)
+
+        return statistics.render(reports, render_options, options.output_format)
     return FORMATTERS[options.output_format](reports, render_options)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NamedTuple, TextIO
 
 from ..engine.diagnostics import FileReport, ToolMessage
 from .formatters import FORMATTERS, RenderOptions
@@ -15,8 +14,7 @@ from .formatters import FORMATTERS, RenderOptions
 COLOR_CHOICES = ("auto", "always", "never")
 
 
-@dataclass(frozen=True)
-class OutputOptions:
+class OutputOptions(NamedTuple):
     """The output switches of `check`."""
 
     output_format: str = "concise"
@@ -43,7 +41,7 @@ def use_color(choice: str, stream: TextIO, environ: Mapping[str, str] = os.envir
 
 def render(reports: list[FileReport], base: RenderOptions, options: OutputOptions, color: bool) -> str:
     """The report text: the chosen format, or the statistics."""
-    render_options = replace(base, color=color, summary=not options.quiet)
+    render_options = base._replace(color=color, summary=not options.quiet)
     if options.statistics:
         from .formatters import statistics  # (as each format: imported when asked for, with json)
 

@@ -19,8 +19,8 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..core.reading import read_file
 from ..cpp.groups import GroupTree
@@ -44,8 +44,7 @@ _CMAKEDEFINE = re.compile(rb"^[ \t]*#[ \t]*cmakedefine(?:01)?[ \t]+([A-Za-z_][A-
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderFacts:
+class HeaderFacts(NamedTuple):
     """What the project headers a file includes say of some names."""
 
     values: dict[str, int]  # thresholds: integer definitions at file level

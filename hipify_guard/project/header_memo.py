@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
@@ -38,8 +38,7 @@ class HeaderMemo(Protocol):
     def keep_header_facts(self, key: bytes, plain: object) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Included:
+class Included(NamedTuple):
     """The project headers one file includes, the folders they were looked for in, and whether
     the header index was asked."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tsv import KeyedRows, read_table
 
@@ -13,8 +13,7 @@ COLUMNS = ("cuda", "hip", "table", "unsupported")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True, slots=True)
-class TorchMapping:
+class TorchMapping(NamedTuple):
     """One rename of PyTorch's hipify: `cuda` becomes `hip` (a name, or text such as `hipArray *`)."""
 
     cuda: str

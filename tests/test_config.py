@@ -80,10 +80,10 @@ def test_a_pyproject_that_does_not_name_the_section_is_not_ours_even_broken(tmp_
 def test_extend_inherits_and_extend_keys_add(tmp_path: Path) -> None:
     _tree(tmp_path, {
         "base.toml": 'select = ["HG101"]\nextend-select = ["HG103"]\nrocm-macro = "WITH_HIP"\n',
-        "proj/.hipify-guard.toml": 'extend = "../base.toml"\nextend-select = ["HG104"]\n',
+        "proj/.hipify-guard.toml": 'extend = "../base.toml"\nextend-select = ["HG108"]\n',  # (off by default)
         "proj/a.cu": HG101_GUARD + IFDEF + "#if HIP_VERSION >= 403\n#endif\n#if CUDA_VERSION < 11000\n#endif\n",
     })
-    assert _found(tmp_path) == [("proj/a.cu", 1, "HG101"), ("proj/a.cu", 3, "HG103"), ("proj/a.cu", 5, "HG104")]
+    assert _found(tmp_path) == [("proj/a.cu", 1, "HG101"), ("proj/a.cu", 3, "HG103"), ("proj/a.cu", 5, "HG108")]
     diff = run_cli("check", "--no-cache", "--diff", "proj/a.cu", cwd=tmp_path)
     assert "+#if CUDA_VERSION >= 11000 && !defined(WITH_HIP)" in diff.stdout
 

@@ -262,3 +262,31 @@ def test_a_file_beside_its_hip_suffixed_counterpart_is_cuda_only(tmp_path: Path)
              "a.cpp": GUARD, "a.hip.cpp": "\n", "b.cu": GUARD, "b.hip": "\n", "c.cu": GUARD, "c.hip": '#include "c.cu"\n'}
     root = git_project(tmp_path, files)
     assert _reported(root) == {"c.cu"}
+
+
+# -- headers by the conditions their includers include them under --------------------------------
+
+
+def test_a_header_included_only_where_no_rocm_build_goes_is_cuda_only(tmp_path: Path) -> None:
+    """Kokkos' desul: `Fetch_Op.hpp` includes `Fetch_Op_CUDA.hpp` only under
+    `DESUL_HAVE_CUDA_ATOMICS`, which `Macros.hpp` defines only with `__CUDACC__`; that header
+    includes `cuda/CUDA_asm.hpp`. A header included only under `#ifdef __CUDACC__` is CUDA-only
+    too; the HIP twin of each stays ROCm's."""
+    guard = "#if (__CUDACC_VER_MAJOR__ > 11)\n#define USE_ISGLOBAL\n#endif\n"
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": "project(lib CXX)\nfind_package(hip)\n",
+        "include/lib/Macros.hpp": ("#pragma once\n#if defined(LIB_ENABLE_CUDA) && defined(__CUDACC__)\n"
+                                   "#define LIB_HAVE_CUDA_ATOMICS\n#endif\n"
+                                   "#if defined(LIB_ENABLE_HIP) && defined(__HIPCC__)\n#define LIB_HAVE_HIP_ATOMICS\n#endif\n"),
+        "include/lib/Fetch_Op.hpp": ("#pragma once\n#include <lib/Macros.hpp>\n"
+                                     "#ifdef LIB_HAVE_CUDA_ATOMICS\n#include <lib/Fetch_Op_CUDA.hpp>\n#endif\n"
+                                     "#ifdef LIB_HAVE_HIP_ATOMICS\n#include <lib/Fetch_Op_HIP.hpp>\n#endif\n"),
+        "include/lib/Fetch_Op_CUDA.hpp": "#pragma once\n#include <lib/cuda/CUDA_asm.hpp>\n",
+        "include/lib/cuda/CUDA_asm.hpp": guard,
+        "include/lib/Fetch_Op_HIP.hpp": "#pragma once\n#include <lib/hip/HIP_asm.hpp>\n",
+        "include/lib/hip/HIP_asm.hpp": guard,
+        "include/lib/Direct.hpp": '#pragma once\n#ifdef __CUDACC__\n#include "nvcc/only.hpp"\n#endif\n',
+        "include/lib/nvcc/only.hpp": guard,
+    })
+    assert _reported(root) == {"include/lib/hip/HIP_asm.hpp"}
+    assert "only the CUDA build compiles it" in _judged(root, "include/lib/cuda/CUDA_asm.hpp")

@@ -179,7 +179,7 @@ def test_a_presence_test_is_named_for_what_it_is(tmp_path: Path) -> None:
     assert [message.split("; no fix")[0].split(": ")[-1] for message in messages] == [
         "ROCm hits this `#error` only because the macro is undefined there",
         "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says",
-        "ROCm silently takes the branch meant for old CUDA"]
+        "ROCm silently takes the branch meant for old CUDA (before 9.0)"]
 
 
 def test_pytorchs_hipify_covers_the_folder_of_the_setup_py_that_uses_it(tmp_path: Path) -> None:
@@ -294,3 +294,62 @@ def test_an_op_builder_module_the_setup_py_imports_builds_through_pytorchs_hipif
     result = run_cli("files", "csrc/blas.cu", cwd=root)
     assert "judged under PyTorch's hipify (PyTorch's hipify only: the project builds through it)" in result.stdout
     assert [code for _, _, code in _found(root, "--select", "HG204")] == []
+
+
+def test_a_cmakedefine01_set_in_the_else_of_a_hip_on_nvidia_test_is_1_on_rocm(tmp_path: Path) -> None:
+    """ginkgo: `cmake/hip.cmake` (included only for the HIP backend) sets a variable 1 unless
+    `CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"`, and the configured header `#cmakedefine01`s it: 1 in
+    every ROCm build (AMD's clang), 0 in HIP-on-NVIDIA and CUDA builds. The NVIDIA arm of a file's
+    `#if defined(__HIPCC__) && X` is then not ROCm's."""
+    guarded = ('#include "orbit/config.hpp"\n#if defined(__HIPCC__) && ORBIT_HIP_ON_AMD\n__device__ void amd();\n'
+               "#else\n#if CUDA_VERSION >= 11000\n__device__ void bf16();\n#endif\n#endif\n")
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": ("project(orbit CXX)\noption(ORBIT_BUILD_HIP \"HIP backend\" OFF)\n"
+                           "if(ORBIT_BUILD_HIP)\n  include(cmake/hip.cmake)\nendif()\n"
+                           "configure_file(include/orbit/config.hpp.in include/orbit/config.hpp)\n"),
+        "cmake/hip.cmake": ("enable_language(HIP)\nset(ORBIT_HIP_ON_AMD 0)\n"
+                            "if(CMAKE_HIP_COMPILER_ID STREQUAL \"NVIDIA\")\n  set(ORBIT_HIP_ON_NVIDIA 1)\n"
+                            "else()\n  set(ORBIT_HIP_ON_AMD 1)\nendif()\n"),
+        "include/orbit/config.hpp.in": "#cmakedefine01 ORBIT_HIP_ON_AMD\n",
+        "src/atomics.hpp": guarded,
+        "src/unconfigured.hpp": guarded.replace("ORBIT_HIP_ON_AMD", "ORBIT_SOMETHING"),
+    })
+    assert _found(root) == [("src/unconfigured.hpp", 5, "HG101")]
+    explained = run_cli("files", "src/atomics.hpp", cwd=root).stdout
+    assert "ORBIT_HIP_ON_AMD: 1 on ROCm (the ROCm build defines it: include/orbit/config.hpp.in:1:" in explained
+
+
+def test_a_cuda_side_switch_is_the_cuda_builds_where_another_file_tests_its_rocm_side(tmp_path: Path) -> None:
+    """kokkos-kernels: `sptrsv_handle.hpp` tests `KOKKOS_ENABLE_CUDA` and never names the HIP
+    backend; other files test `KOKKOS_ENABLE_HIP`. `init` and `check` read that the same way: the
+    CUDA side of a prefix the sources show the ROCm side of is undefined in every ROCm build."""
+    guard = "#if defined({}) && 10000 < CUDA_VERSION\n#define GRAPHS\n#endif\n"
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": "project(quill CXX)\nfind_package(hip)\n",
+        "src/backend.hpp": "#if defined(QUILL_ENABLE_HIP)\n#include <hip/hip_runtime.h>\n#endif\n",
+        "src/handle.hpp": guard.format("QUILL_ENABLE_CUDA"),
+        "src/other.hpp": guard.format("OTHER_ENABLE_CUDA"),  # no ROCm side anywhere: not read as one
+    })
+    assert _found(root) == [("src/other.hpp", 1, "HG101")]
+    assert "QUILL_ENABLE_CUDA: undefined on ROCm (the CUDA side of QUILL_ENABLE_HIP" in run_cli(
+        "files", "src/handle.hpp", cwd=root).stdout
+    text = run_cli("init", "--stdout", cwd=root).stdout
+    assert '"QUILL_ENABLE_CUDA",  # src/handle.hpp:1: #if defined(QUILL_ENABLE_CUDA) && 10000 < CUDA_VERSION' in text
+    assert "OTHER_ENABLE_CUDA" not in text
+
+
+def test_a_configured_switch_of_a_cuda_library_is_off_in_every_rocm_build(tmp_path: Path) -> None:
+    """kokkos-kernels: `#cmakedefine KOKKOSKERNELS_ENABLE_TPL_CUSPARSE`, on by default with Kokkos'
+    CUDA backend. No ROCm installation has cuSPARSE, so the code under it is not ROCm's; a
+    switch of a library ROCm may have (MAGMA) says nothing."""
+    tpl = "#include \"quill_config.h\"\n#ifdef QUILL_ENABLE_TPL_{0}\n#if (CUDA_VERSION >= 11030)\n{1}();\n#endif\n#endif\n"
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": ("project(quill CXX)\nfind_package(hip)\n"
+                           "configure_file(cmake/quill_config.h.in quill_config.h)\n"),
+        "cmake/quill_config.h.in": "#cmakedefine QUILL_ENABLE_TPL_CUSPARSE\n#cmakedefine QUILL_ENABLE_TPL_MAGMA\n",
+        "src/spmv_tpl.hpp": tpl.format("CUSPARSE", "cusparse_spmv"),
+        "src/gesv_tpl.hpp": tpl.format("MAGMA", "magma_gesv"),
+    })
+    assert _found(root) == [("src/gesv_tpl.hpp", 3, "HG101")]
+    assert ('"QUILL_ENABLE_TPL_CUSPARSE",  # cmake/quill_config.h.in:1: #cmakedefine QUILL_ENABLE_TPL_CUSPARSE'
+            in run_cli("init", "--stdout", cwd=root).stdout)

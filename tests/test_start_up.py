@@ -18,8 +18,7 @@ PYTHON_SIDE = ("hipify_guard.python.source", "hipify_guard.model.python_analysis
 CPP_SIDE = ("hipify_guard.model.analysis", "hipify_guard.cpp.scanner", "hipify_guard.fix.verify",
             "hipify_guard.checks.guard_outcome", "hipify_guard.project.header_facts")  # (the last two: when needed)
 READERS = ("hipify_guard.buildfiles.cmake_reader", "hipify_guard.buildfiles.setup_py_reader")
-BY_NEED = ("hipify_guard.fix.auto_policy",  # (the evidence of `--policy auto`)
-           "hipify_guard.cpp.clang_front", "hipify_guard.model.version_flow")  # (libclang: where ROCm code needs it)
+BY_NEED = ("hipify_guard.cpp.clang_front", "hipify_guard.model.version_flow")  # (libclang: where ROCm code needs it)
 
 
 def imported(cwd: Path, *args: str) -> set[str]:

@@ -36,6 +36,9 @@ _TRAILERS = frozenset({"pytorch", "torch", "extension", "build", "backend", "ena
 _TOOLKIT = frozenset({"found", "toolkit", "compiler", "version", "ver", "home", "path", "root", "dir", "arch", "archs",
                       "architectures", "nvcc", "cudart", "major", "minor", "sdk", "bin"})
 _GPU = "gpu"
+_CUDA_LIBRARIES = {"cublas": "cuBLAS", "cublaslt": "cuBLASLt", "cusparse": "cuSPARSE", "cusolver": "cuSOLVER",
+                   "curand": "cuRAND", "cufft": "cuFFT", "cudnn": "cuDNN", "cupti": "CUPTI"}
+_LIBRARY_FILLERS = frozenset({"tpl", "lib", "library"})
 _NEGATIONS = frozenset({"no", "not", "skip", "disable", "disabled", "without", "exclude", "non", "nothing"})
 _WORD = re.compile(r"[A-Z][A-Z0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+")  # amd64 and x86 stay whole
 
@@ -116,12 +119,20 @@ class Context:
 EVERYWHERE = Context(TOP)
 
 
-Condition = tuple  # ("atom", Holds) | ("not", Condition) | ("and", (Condition, ...)) | ("or", (Condition, ...))
+# ("atom", Holds) | ("test", (Holds, its negation's Holds)) | ("not", Condition) | ("and", (Condition, ...))
+# | ("or", (Condition, ...))
+Condition = tuple
 
 
 def atom(holds: Holds) -> Condition:
-    """A test whose builds are known directly."""
+    """A test whose builds are known directly (its negation's by `negated`)."""
     return ("atom", holds)
+
+
+def two_sided(holds: Holds, negation: Holds) -> Condition:
+    """A test whose builds and whose negation's builds are both known directly (`negated` cannot
+    tell them: `CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"` holds in no ROCm build, its negation in all)."""
+    return ("test", (holds, negation))
 
 
 def holds_of(condition: Condition, negate: bool = False) -> Holds:
@@ -129,6 +140,8 @@ def holds_of(condition: Condition, negate: bool = False) -> Holds:
     kind, operand = condition
     if kind == "atom":
         return negated(operand) if negate else operand
+    if kind == "test":
+        return operand[1] if negate else operand[0]
     if kind == "not":
         return holds_of(operand, not negate)
     combine = both if (kind == "and") != negate else either
@@ -173,6 +186,18 @@ def name_holds(name: str, cuda_selectors: bool = True) -> Holds:
     return Holds(platform, selects or parts[places[-1] + 1 :] == ("found",))
 
 
+def cuda_library_switch(name: str) -> str | None:
+    """The CUDA library a name switches on (`KOKKOSKERNELS_ENABLE_TPL_CUSPARSE`, `PROJ_USE_CUBLAS`:
+    a verb, maybe `tpl` or `lib`, then the library), or None. No ROCm installation has these
+    libraries (ROCm's are rocSPARSE, hipBLAS ...), so no native ROCm build turns such a switch on."""
+    parts = words(name)
+    verbs = [index for index, word in enumerate(parts) if word in _VERBS]
+    if not verbs:
+        return None
+    rest = [word for word in parts[verbs[-1] + 1 :] if word not in _LIBRARY_FILLERS]
+    return _CUDA_LIBRARIES.get(rest[0]) if len(rest) == 1 else None
+
+
 @lru_cache(maxsize=4096)
 def compiler_holds(name: str) -> Holds:
     """Where flags named for one compiler go (`CMAKE_HIP_FLAGS`, `CUDA_NVCC_FLAGS`, `HIPCC_FLAGS`): all its builds."""
@@ -191,6 +216,17 @@ def _selects(parts: tuple[str, ...], place: int, platform: str) -> bool:
         return False
     before = parts[:place]
     return len(before) <= 1 or (len(before) == 2 and before[1] in _VERBS)
+
+
+def hip_on_nvidia_test(name: str, value: str) -> Condition | None:
+    """`CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"`, `HIP_PLATFORM STREQUAL "nvidia"` (ginkgo's
+    cmake/hip.cmake): whether a HIP build is for NVIDIA GPUs, which is no ROCm build (HIP on NVIDIA
+    compiles with nvcc); its negation holds in every ROCm build, whose HIP compiler is AMD's clang
+    (and in every build without HIP). None for any other comparison."""
+    named, valued = set(words(name)), words(value)
+    if "hip" in named and ("platform" in named or {"compiler", "id"} <= named) and valued in (("nvidia",), ("nvcc",)):
+        return two_sided(CUDA_SOME, TOP)
+    return None
 
 
 @lru_cache(maxsize=4096)

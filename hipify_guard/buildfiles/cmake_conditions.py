@@ -11,7 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterable, Sequence
 
-from .build_conditions import ROCM, UNKNOWN, Condition, Holds, atom, compared_holds, name_holds, value_holds
+from .build_conditions import (
+    ROCM,
+    UNKNOWN,
+    Condition,
+    Holds,
+    atom,
+    compared_holds,
+    hip_on_nvidia_test,
+    name_holds,
+    value_holds,
+)
 from .cmake_syntax import Argument
 
 _UNARY = frozenset({"EXISTS", "COMMAND", "DEFINED", "TARGET", "POLICY", "TEST", "IS_DIRECTORY", "IS_SYMLINK",
@@ -103,7 +113,8 @@ class _Parser:
             if not operator.quoted and operator.text in _BINARY:
                 right = self.arguments[self.position + 1]
                 self.position += 2
-                return atom(_binary(first, operator.text, right, self.contrasted))
+                return _vendor(first, operator.text, right) or atom(_binary(first, operator.text, right,
+                                                                             self.contrasted))
         return atom(self._truth(first))
 
     def _truth(self, argument: Argument) -> Holds:
@@ -133,6 +144,14 @@ def _unary(operator: str, operand: Argument) -> Holds:
     name = _name(operand)
     holds = name_holds(name) if name else UNKNOWN
     return Holds(holds.platform, False)
+
+
+def _vendor(left: Argument, operator: str, right: Argument) -> Condition | None:
+    """A comparison of the HIP compiler's vendor (`CMAKE_HIP_COMPILER_ID STREQUAL "NVIDIA"`), else None."""
+    if operator not in _EQUALITY:
+        return None
+    name, value = (_name(left), right) if _name(left) is not None else (_name(right), left)
+    return hip_on_nvidia_test(name, value.text) if name is not None else None
 
 
 def _binary(left: Argument, operator: str, right: Argument, contrasted: Container[str]) -> Holds:

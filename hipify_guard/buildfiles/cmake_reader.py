@@ -15,7 +15,8 @@ conditions it is there under (`set`, `list(APPEND|PREPEND|INSERT|TRANSFORM)`, `s
   and of the command that uses it. A user function's keyword (`CUDA_SPECIFIC_SRCS` of FBGEMM's
   `gpu_cpp_library`) holds where the function's body uses `${prefix_KEYWORD}` (after
   `cmake_parse_arguments`), followed through functions it forwards to;
-- `#cmakedefine NAME` in configured headers: NAME is defined where the CMake variable is true;
+- `#cmakedefine NAME` in configured headers: NAME is defined where the CMake variable is true
+  (`#cmakedefine01 NAME`: 1 there, 0 where it is false);
 - a call of a `.bzl` function named in an argument (`get_filelist("get_x_srcs()" SRCS)`): the
   sources its list may hold are named there (`starlark_lists`).
 
@@ -30,7 +31,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from .build_conditions import EVERYWHERE, UNKNOWN, Context, either, name_holds
+from .build_conditions import CUDA_SOME, EVERYWHERE, Context, cuda_library_switch, either, name_holds, negated
 from .build_facts import Evidence, ReaderResult
 from .build_flags import macro
 from .cmake_conditions import contrasted_names
@@ -96,9 +97,10 @@ class _Project(ProjectState):
     def _header_definition(self, match: re.Match, evidence: Evidence) -> None:
         zero_one, name, rest = match.group(1), match.group(2), match.group(3)
         value = "1" if zero_one else ("" if not rest else (macro(f"{name}={rest}") or (name, None))[1])
-        self.define(name, value, self._truth(name), evidence, header=True)
-        if zero_one:
-            self.define(name, "0", Context(UNKNOWN, (f"{name} false",)), evidence, header=True)
+        truth = self._truth(name)
+        self.define(name, value, truth, evidence, header=True)
+        if zero_one:  # 0 where the variable is false: in no ROCm build when every one sets it true
+            self.define(name, "0", Context(negated(truth.holds), (f"{name} false",)), evidence, header=True)
 
     def _truth(self, name: str) -> Context:
         """Where the CMake variable `name` is true: where it is set true, or what its name says."""
@@ -109,6 +111,9 @@ class _Project(ProjectState):
                 holds = either(holds, context.holds)
             shown = " or ".join(dict.fromkeys(f"({c.condition})" if c.condition else "every build" for c in contexts))
             return Context(holds, (f"set true {shown}",))
+        library = cuda_library_switch(name)
+        if library is not None:  # (kokkos-kernels' KOKKOSKERNELS_ENABLE_TPL_CUSPARSE, on by default with CUDA)
+            return Context(CUDA_SOME, (f"it switches on {library}, a CUDA library no ROCm build has",))
         return EVERYWHERE.within(name_holds(name), f"the CMake variable {name} is true")
 
     def result(self) -> ReaderResult:

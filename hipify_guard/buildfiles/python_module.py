@@ -442,6 +442,8 @@ def _platforms(condition: Condition) -> set[str]:
     kind, operand = condition
     if kind == "atom":
         return {operand.platform} if operand.platform else set()
+    if kind == "test":
+        return {holds.platform for holds in operand if holds.platform}
     if kind == "not":
         return _platforms(operand)
     return set().union(*map(_platforms, operand))

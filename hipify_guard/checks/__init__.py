@@ -27,6 +27,7 @@ MODULES = {
         "version_scale",
     ),
     PYTHON: (
+        "python_asserts",  # HG310: device-side assertions expected by tests
         "python_devices",  # HG303, HG304: device capability, cuDNN version
         "python_runtime",  # HG306-HG309: TF32, device types, plan cache, distributed backends
         "python_structure",  # HG904: Python files that do not parse

@@ -10,8 +10,11 @@ from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
+from ..fix.auto_policy import auto_fix, cuda_only_evidence, lacking_apis
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
+from ..model.branch_apis import branch_apis
+from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
 from .registry import check, cuda_version_macros
@@ -62,15 +65,19 @@ def _consequence(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
         return "this branch is silently skipped on ROCm"
     following = _first_directive(file, arm)
     presence = _only_presence(fate)
+    meant = releases_taking(file, arm, fate.tests)
     if following is not None and following.kind == "error":
-        return "ROCm hits this `#error` only because the macro is undefined there" if presence else (
-            "ROCm hits the `#error` meant for old CUDA")
+        if presence:
+            return "ROCm hits this `#error` only because the macro is undefined there"
+        return f"ROCm hits the `#error` meant for {meant}" if meant else (
+            "ROCm hits an `#error` meant for some CUDA releases only")
     defined = _defined_name(file, following)
     if defined in fate.cuda_macros:
         return f"ROCm silently uses this fallback definition of {defined}"
     if presence:  # `#ifndef CUDA_VERSION` meant as "not CUDA": ROCm is in it by accident, not by name
         return "ROCm takes this branch only because the macro is undefined there, which no test of ROCm says"
-    return "ROCm silently takes the branch meant for old CUDA"
+    return f"ROCm silently takes the branch meant for {meant}" if meant else (
+        "ROCm silently takes a branch meant for some CUDA releases only")
 
 
 def _only_presence(fate: Fate) -> bool:
@@ -112,9 +119,40 @@ def _defined_name(file: FileAnalysis, directive: Directive | None) -> str | None
 
 def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:
     directive = arm.directive
-    fix = _policy_fix(file, arm, fate)
-    return Finding(code, message + ("" if fix else _why_no_fix(file, arm)), directive.hash, directive.argument[1], fix,
-                   anchor=_shown(file, arm, limit=None))
+    preserving = file.settings.policy.kind == "preserve" and file.rewrite_macros(directive.hash).rocm is not None
+    against = _against_today(file, arm, fate) if preserving else ""
+    fix = None if against else _policy_fix(file, arm, fate)
+    return Finding(code, message + (against or ("" if fix else _why_no_fix(file, arm))), directive.hash,
+                   directive.argument[1], fix, anchor=_shown(file, arm, limit=None))
+
+
+def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
+    """`; no safe fix: ...` where keeping ROCm's outcome of today is a fix no maintainer would merge,
+    by spec §14's evidence: ROCm takes a branch only CUDA can compile, skips one whose every name
+    HIP has (`--policy auto` would change the outcome), or takes instead code that uses an API HIP
+    lacks; else ""."""
+    if fate.partial or not fate.alone or fate.today not in ("true", "false"):
+        return ""
+    if fate.today == "true":
+        evidence = cuda_only_evidence(file, arm)
+        return (f"; no safe fix: ROCm takes this branch today, but the branch {evidence}; "
+                "`--unsafe-fixes --policy auto` excludes ROCm") if evidence else ""
+    decided = auto_fix(file, arm, fate.today, lambda reason: None)
+    if decided is not None and decided.applicability == UNSAFE and not branch_apis(file).group_unmapped(arm):
+        evidence = decided.message.split(": ", 1)[-1]
+        return (f"; no safe fix: ROCm skips this branch today, but HIP has every name it uses ({evidence}); "
+                "`--unsafe-fixes --policy auto` takes it on ROCm")
+    taken = _else_arm(arm)
+    if taken is not None and (lacking := lacking_apis(file, taken)):
+        return f"; no safe fix: the code ROCm takes instead {lacking}, so neither branch compiles for ROCm as it is"
+    return ""
+
+
+def _else_arm(arm: Arm) -> Arm | None:
+    """The `#else` right after `arm`: what ROCm compiles where it skips `arm`."""
+    arms = arm.conditional.arms
+    following = arms[arm.index + 1] if arm.index + 1 < len(arms) else None
+    return following if following is not None and following.directive.kind == "else" else None
 
 
 def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:
@@ -138,8 +176,6 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
         return None
     rocm = macros.rocm.name
     if policy.kind == "auto":  # (partial: other macros flip it)
-        from ..fix.auto_policy import auto_fix  # (its evidence readers: only for `--policy auto`)
-
         return auto_fix(file, arm, "differs" if fate.partial else fate.today,
                         lambda reason: _preserve_fix(file, arm, fate, rocm, f" (policy auto): {reason}"))
     if policy.kind == "rocm-min" and policy.rocm_min is not None:

@@ -61,8 +61,8 @@ def capability_compared_with_cuda(file: PythonFile) -> Iterator[Finding]:
             continue
         message = (f"`{file.shown(node)}` compares the device capability with CUDA compute capabilities where "
                    "ROCm can reach it; there it is the AMD GPU's gfx version (gfx90a, MI200: (9, 0); gfx942, MI300: "
-                   f"(9, 4)){_on_amd_gpus(on_amd)}: test the platform first (`torch.version.hip`) or use "
-                   "`gcnArchName` on ROCm")
+                   f"(9, 4)){_misfiring(file, group, any_of, on_amd)}: test the platform first "
+                   "(`torch.version.hip`) or use `gcnArchName` on ROCm")
         yield Finding("HG303", message, *file.span(node))
 
 
@@ -100,16 +100,28 @@ def _values(file: PythonFile, comparisons: list[ast.Compare], any_of: bool,
     return [combine(value[number] for value in values) for number in range(len(capabilities))]
 
 
-def _on_amd_gpus(on_amd: list[bool] | None) -> str:
-    """`, so this is true on ...` for the AMD GPUs of the table, or "" when it could not be evaluated."""
+def _misfiring(file: PythonFile, comparisons: list[ast.Compare], any_of: bool, on_amd: list[bool] | None) -> str:
+    """`, so this is true on ...`: the AMD GPUs the comparisons misfire on, and their value there
+    ("" when it could not be evaluated). A test for given architectures misfires where it matches
+    (`== 9`: true) and its negation where it does not (`!= 10`: false); a threshold where it gives
+    a value that no GPU from Volta to Ampere gets (`< 9`: false, as on Hopper and newer)."""
     if on_amd is None:
         return ""
-    true = [f"{arch} ({board})" for value, (arch, board, _) in zip(on_amd, AMD_CAPABILITIES) if value]
-    if not true:
-        return ", so this is false on every AMD GPU"
-    if len(true) == len(AMD_CAPABILITIES):
-        return ", so this is true on every AMD GPU"
-    return f", so this is true on {', '.join(true)}"
+    kinds = {_kind(compare) for compare in comparisons}
+    if kinds in ({"equal"}, {"unequal"}):
+        wrong, why = {True} if kinds == {"equal"} else {False}, "as on the architectures it names"
+    else:
+        on_pre_hopper = _values(file, comparisons, any_of, PRE_HOPPER_CAPABILITIES)
+        if on_pre_hopper is None:
+            return ""
+        wrong, why = {True, False} - set(on_pre_hopper), "which no NVIDIA GPU from Volta to Ampere gives it"
+    misfires = [(value, f"{arch} ({board})") for value, (arch, board, _) in zip(on_amd, AMD_CAPABILITIES)
+                if value in wrong]
+    if not misfires:
+        return ""
+    value = "true" if misfires[0][0] else "false"
+    where = "every AMD GPU" if len(misfires) == len(AMD_CAPABILITIES) else ", ".join(gpu for _, gpu in misfires)
+    return f", so this is {value} on {where}, {why}"
 
 
 @check("HG304", lambda settings: ("cudnn.version",), language=PYTHON)

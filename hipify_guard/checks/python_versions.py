@@ -16,7 +16,7 @@ from ..core.findings import SAFE, Finding, Fix
 from ..core.languages import PYTHON
 from ..fix.python_rewrite import rocm_exclusion, rocm_inclusion
 from ..model.python_analysis import PythonFile
-from ..model.python_stand_ins import decided, stand_in
+from ..model.python_stand_ins import decided, module_function, stand_in
 from ..model.python_values import CUDA, HIP, derives, is_version, string_constant, version_uses
 from ..python.names import dotted, last_name
 from .registry import check
@@ -45,13 +45,18 @@ def cuda_version_used_as_string(file: PythonFile) -> Iterator[Finding]:
         yield Finding("HG301", message, *file.span(site))
 
 
-def _raising(file: PythonFile, use: ast.expr) -> tuple[ast.expr, str, str] | None:
-    """(the expression that fails, the exception, what it does) when None at `use` raises."""
+def _raising(file: PythonFile, use: ast.expr, deep: bool = True) -> tuple[ast.expr, str, str] | None:
+    """(the expression that fails, the exception, what it does) when None at `use` raises; a
+    function of the module it is passed to is followed one call deep (when `deep`)."""
     parent = file.source.parents.get(id(use))
     if isinstance(parent, ast.Attribute) and not parent.attr.startswith("__"):
         return parent, "AttributeError", f"`.{parent.attr}`"
     if isinstance(parent, ast.Subscript) and parent.value is use:
         return parent, "TypeError", "indexing it"
+    call = file.source.parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
+    function = module_function(file, call) if isinstance(call, ast.Call) and call.func is not use else None
+    if function is not None:
+        return _raising_in(file, function, call, use) if deep else None
     if isinstance(parent, ast.Call) and any(argument is use for argument in parent.args):
         position = next(number for number, argument in enumerate(parent.args) if argument is use)
         name = last_name(parent.func)
@@ -69,6 +74,60 @@ def _raising(file: PythonFile, use: ast.expr) -> tuple[ast.expr, str, str] | Non
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
         return parent, "TypeError", "`+`"
     return None
+
+
+def _raising_in(file: PythonFile, function: ast.FunctionDef, call: ast.Call,
+                argument: ast.expr) -> tuple[ast.expr, str, str] | None:
+    """(the call, the exception, what it does) when the module's `function` uses the parameter
+    `argument` is passed to in a way None raises, before anything tests it (the project's own
+    `version_at_least(torch.version.cuda, "12.3")`, which parses it; one call deep)."""
+    parameter = _parameter(function, call, argument)
+    if parameter is None:
+        return None
+    for statement in function.body:
+        for node in ast.walk(statement):
+            if not (isinstance(node, ast.Name) and node.id == parameter):
+                continue
+            if not isinstance(node.ctx, ast.Load):
+                return None  # (assigned again)
+            raising = _raising(file, node, deep=False)
+            if raising is not None and _unconditional(file, raising[0], statement) and not _caught(
+                    file, raising[0], raising[1]):
+                return call, raising[1], f"`{function.name}()` ({raising[2]} of its `{parameter}`)"
+        if any(isinstance(node, ast.Name) and node.id == parameter for node in ast.walk(statement)):
+            return None  # (tested, passed on or stored first: not followed further)
+    return None
+
+
+def _parameter(function: ast.FunctionDef, call: ast.Call, argument: ast.expr) -> str | None:
+    """The name of the parameter `argument` is passed to in `call`."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    for number, given in enumerate(call.args):
+        if given is argument:
+            preceding = call.args[:number]
+            if any(isinstance(item, ast.Starred) for item in preceding) or number >= len(positional):
+                return None
+            return positional[number].arg
+    for keyword in call.keywords:
+        if keyword.value is argument and keyword.arg is not None:
+            names = {item.arg for item in (*positional, *arguments.kwonlyargs)}
+            return keyword.arg if keyword.arg in names else None
+    return None
+
+
+def _unconditional(file: PythonFile, site: ast.expr, statement: ast.stmt) -> bool:
+    """Whether `site` runs whenever `statement` does: nothing between them decides (an `if`, a
+    conditional expression, `and`/`or`, a loop, a nested function)."""
+    node = file.source.parents.get(id(site))
+    while node is not None and node is not statement:
+        if isinstance(node, (ast.If, ast.IfExp, ast.BoolOp, ast.While, ast.For, ast.AsyncFor, ast.Lambda,
+                             ast.FunctionDef, ast.AsyncFunctionDef, ast.ListComp, ast.SetComp, ast.DictComp,
+                             ast.GeneratorExp, ast.Try, ast.Match)):
+            return False
+        node = file.source.parents.get(id(node))
+    return not isinstance(statement, (ast.If, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.Match,
+                                      ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
 
 def _caught(file: PythonFile, node: ast.expr, error: str) -> bool:

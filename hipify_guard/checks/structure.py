@@ -25,8 +25,8 @@ def unparsable_conditional(file: FileAnalysis) -> Iterator[Finding]:
         yield Finding("HG901", f"{problem.message}: the rest of the file is not scanned",
                       problem.offset, problem.offset + 2)
     for arm in file.arms:
-        error = file.condition(arm).error
-        if error is not None and file.reachable_anywhere(arm):
+        error = file.condition(arm).error  # (one that may be valid all the same is `unjudged`: a note)
+        if error is not None and error.unjudged is None and file.reachable_anywhere(arm):
             directive = arm.directive
             message = f"cannot parse the condition of #{directive.kind}: {error.message}"
             yield Finding("HG901", message, max(error.offset, directive.hash), directive.argument[1])

@@ -131,7 +131,7 @@ def cuda_version_macro_in_code(file: FileAnalysis) -> Iterator[Finding]:
             continue
         end = start + tokens.lengths[index]
         name = file.text(start, end)
-        models = file.reachable_on_rocm(file.tree.enclosing(start), inside=True)
+        models = file.rocm_models_at(start)
         line = " ".join(file.lines.line_text(file.lines.line_of(start)).split())
         yield Finding("HG202", _macro_message(name, models, port=not file.settings.profile.rocm_build), start, end,
                       anchor=line)

@@ -56,7 +56,7 @@ def _aliased(file: FileAnalysis, directive: Directive, cuda: frozenset[str], hip
     defined = name.group().decode("ascii")
     body = {match.group().decode("ascii") for match in _IDENTIFIER.finditer(file.data, name.end(), end)}
     other = sorted(body & hip) if defined in cuda else sorted(body & cuda) if defined in hip else []
-    if not other or not file.reachable_anywhere(file.tree.enclosing(directive.hash), inside=True):
+    if not other or not any(file.reachable_at(directive.hash, platform) for platform in (file.cuda, *file.rocm_models)):
         return None
     scales = ("CUDA", "HIP/ROCm") if defined in cuda else ("HIP/ROCm", "CUDA")
     shown = " ".join(file.text(directive.hash, end).split())

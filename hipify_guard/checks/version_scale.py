@@ -1,4 +1,5 @@
-"""HG104: a version macro compared with a constant that no real version has on its scale."""
+"""HG104: a version macro compared with a constant that no real version has on its scale; HG108
+(off by default): a HIP_VERSION constant on the encoding before ROCm 4.3 that is right anyway."""
 
 from __future__ import annotations
 
@@ -67,7 +68,23 @@ def _doubtful(operand: re.Match[bytes] | None, scale: Scale) -> bool:
 
 @check("HG104", _scaled_macros, screen=implausible_comparisons)
 def version_scale_mismatch(file: FileAnalysis) -> Iterator[Finding]:
-    """`HIP_VERSION >= 403`, `CUDA_VERSION >= 12`, `ROCM_VERSION >= 50200000`, ..."""
+    """`HIP_VERSION >= 502`, `CUDA_VERSION >= 12`, `ROCM_VERSION >= 50200000`, ..."""
+    return (_finding(file, item, scale) for item, scale in _implausible(file) if not _harmless(item, scale))
+
+
+@check("HG108", _scaled_macros, screen=implausible_comparisons)
+def old_hip_version_encoding(file: FileAnalysis) -> Iterator[Finding]:
+    """`HIP_VERSION >= 402`: the encoding before ROCm 4.3, right on every release."""
+    for item, scale in _implausible(file):
+        if _harmless(item, scale):
+            start, end = item.node.span
+            shown = " ".join(file.text(start, end).split())
+            yield Finding("HG108", f"`{shown}`: {_old_hip(item, reading(scale, item.constant.value))}", start, end)
+
+
+def _implausible(file: FileAnalysis) -> Iterator[tuple[Comparison, Scale]]:
+    """Every comparison of a version macro with a constant its scale finds implausible, in a
+    condition some platform evaluates."""
     table = scales(file.settings.macros.rocm_version_macro)
     names = [name.encode() for name in table]
     for arm in file.arms:
@@ -80,7 +97,15 @@ def version_scale_mismatch(file: FileAnalysis) -> Iterator[Finding]:
         wrong = [(item, table[item.macro.name]) for item in comparisons(condition.node)
                  if item.macro.name in table and not table[item.macro.name].plausible(item.constant.value)]
         if wrong and file.reachable_anywhere(arm):  # reachability last: it costs the most
-            yield from (_finding(file, item, scale) for item, scale in wrong)
+            yield from wrong
+
+
+def _harmless(item: Comparison, scale: Scale) -> bool:
+    """Whether the comparison uses HIP_VERSION's encoding before ROCm 4.3 in a way that is right
+    on every release (`HIP_VERSION >= 402`; not DeepSpeed's `HIP_VERSION >= 502`): HG108's."""
+    guess = reading(scale, item.constant.value)
+    return (guess is not None and guess.encoding is OLD_HIP and scale.encoding is HIP
+            and _releases_wrong(item) is None)
 
 
 def _finding(file: FileAnalysis, item: Comparison, scale: Scale) -> Finding:

@@ -11,7 +11,7 @@ from ..project.cache import Cache
 from ..project.discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, FolderExcluder, discover
 from ..project.execute import execute
 from ..project.job import Job
-from ..project.workspace import settle_defines, settle_header_facts
+from ..project.workspace import settle_defines, settle_header_facts, settle_module_facts
 from .argfiles import expand_argfiles
 from .progress import progress
 from .standard_input import STDIN, read_stdin, reads_stdin, run_stdin
@@ -80,4 +80,5 @@ class Inputs:
         with progress(len(jobs), enabled=show_progress) as bar:
             reports = execute(jobs, bar.advance, workers, cache)
         reports = settle_defines(jobs, reports, lambda again: execute(again, None, workers, cache))
-        return found + settle_header_facts(jobs, reports, lambda again: execute(again, None, workers, cache)), None
+        reports = settle_header_facts(jobs, reports, lambda again: execute(again, None, workers, cache))
+        return found + settle_module_facts(jobs, reports, lambda again: execute(again, None, workers, cache)), None

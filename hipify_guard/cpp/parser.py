@@ -37,12 +37,19 @@ _UNARY = frozenset({"!", "~", "-", "+"})
 
 
 class ParseError(Exception):
-    """The condition is not a valid `#if` expression."""
+    """The condition is not a valid `#if` expression.
 
-    def __init__(self, message: str, offset: int) -> None:
+    `unjudged` says why it may be valid C/C++ all the same (None: it is invalid whatever its
+    macros are): a name stands where an operator must be (`#if 1 _CCCL_PP_FOR_EACH(...)`), a
+    macro that may expand to operators, which only the preprocessor can tell; or it holds a
+    Jinja tag (`#if CUDA_VERSION >= {{ min_cuda }}`), text of a template not yet rendered.
+    """
+
+    def __init__(self, message: str, offset: int, unjudged: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.unjudged = unjudged
 
 
 class _Token(NamedTuple):
@@ -58,9 +65,18 @@ def parse(data: bytes, start: int, end: int) -> Node:
     node = parser.expression()
     token = parser.peek()
     if token.kind != "end":
-        raise ParseError(f"unexpected {token.text!r} after the expression", token.start)
+        raise ParseError(f"unexpected {token.text!r} after the expression", token.start, _name(token))
     _check_depth(node)
     return node
+
+
+def _name(token: _Token) -> str | None:
+    """Why the condition may be valid once expanded, when the token (where an operator must be)
+    is a name a macro may stand for (`defined` is none)."""
+    if token.kind != "ident" or token.text == "defined":
+        return None
+    return (f"is an expression only once `{token.text}` is expanded (it stands where an operator must), "
+            f"which only the preprocessor can do")
 
 
 def _check_depth(root: Node) -> None:
@@ -94,11 +110,13 @@ class _Parser:
         self.lookahead = None
         return token
 
-    def expect(self, text: str) -> _Token:
+    def expect(self, text: str, after_operand: bool = True) -> _Token:
+        """The next token, which must be `text`; `after_operand`: it follows a complete operand,
+        where a name may be a macro that expands to operators."""
         token = self.take()
         if token.text != text:
             found = "end of condition" if token.kind == "end" else repr(token.text)
-            raise ParseError(f"expected {text!r}, found {found}", token.start)
+            raise ParseError(f"expected {text!r}, found {found}", token.start, _name(token) if after_operand else None)
         return token
 
     def _lex(self) -> _Token:
@@ -106,7 +124,9 @@ class _Parser:
             match = _TOKEN.match(self.data, self.pos, self.limit)
             if match is None:
                 bad = self.data[self.pos : self.pos + 1].decode("latin-1")
-                raise ParseError(f"unexpected character {bad!r}", self.pos)
+                tag = self.data[self.pos : self.pos + 2] in (b"{{", b"{%")
+                raise ParseError(f"unexpected character {bad!r}", self.pos,
+                                 "holds a Jinja tag, C/C++ only once the template is rendered" if tag else None)
             self.pos = match.end()
             kind = match.lastgroup
             if kind != "skip":
@@ -203,7 +223,7 @@ class _Parser:
         after = self.take()
         if after.text == "(":
             name = self.take()
-            close = self.expect(")")
+            close = self.expect(")", after_operand=False)  # (no macro is expanded inside `defined`)
             end = close.end
         else:
             name, end = after, after.end

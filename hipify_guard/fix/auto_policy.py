@@ -9,8 +9,8 @@ first evidence decides:
 1. the branch is CUDA's only: it uses an API some ROCm model's build lacks (no HIP equivalent,
    or a HIP declaration behind an opt-in macro nothing defines), holds inline PTX (§14.4),
    defines something HIP already declares (a polyfill, §14.3), passes an argument or reads a
-   member that HIP's declarations do not take (§14.5), or is only an `#error` (the stop meant for
-   old CUDA toolkits): exclude ROCm;
+   member that HIP's declarations do not take (§14.5), or is only an `#error` (a stop meant for
+   CUDA builds): exclude ROCm;
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
 3. it uses APIs and HIP has each of them: include ROCm;
@@ -31,7 +31,7 @@ from ..core.findings import SAFE, UNSAFE, Fix
 from ..cpp.groups import Arm
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
-from ..model.branch_apis import ApiUse, branch_apis, first_uses
+from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -47,30 +47,15 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     models = file.rocm_models
     macros = file.rewrite_macros(arm.directive.hash)
     rocm = macros.rocm.name if macros.rocm else ""
-    group = facts.group_arms(arm)
-    every_use = [use for use in facts.group_uses(arm) if is_api(use.name)]
-    uses = [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
+    _, uses = _api_uses(facts, arm)
 
     def exclude(evidence: str) -> Fix | None:
         return guard_fix(file, arm, EXCLUDE, applicability=SAFE if today == "false" else UNSAFE,
                          message=f"Exclude ROCm with `!defined({rocm})` (policy auto): the branch {evidence}")
 
-    lacking = [(use, model, view) for use in uses for model in models
-               if (view := facts.lacking(use, model)) is not None]
-    if lacking:
-        missing = list(dict.fromkeys(use for use, _, _ in lacking))
-        views = [view for _, _, view in lacking]
-        opt_ins = sorted({macro for view in views for macro in view.opt_in})
-        what = ("which HIP does not have" if any(view.missing for view in views)
-                else f"which HIP declares only when {', '.join(opt_ins)} is defined")
-        return exclude(f"uses {_names(missing)}, {what} ({_sources(views)}; {titles(m for _, m, _ in lacking)})")
-    ranges = group_ranges(file, group)
-    found = (inline_ptx(file, ranges) or polyfill(file, group, ranges)
-             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)]))
-    if found is not None:
-        return exclude(f"{found.what}: the path CUDA alone compiles")
-    if _error_only(file, arm):
-        return exclude("is an `#error` meant for old CUDA toolkits, which ROCm must not hit")
+    cuda_only = cuda_only_evidence(file, arm)
+    if cuda_only:
+        return exclude(cuda_only)
     min_rocm = file.settings.min_rocm
     versioned = [(view.added, use, model, view) for use in uses for model in models
                  if (view := use.view(model)) is not None and view.added is not None]
@@ -96,6 +81,49 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
                          message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{unknown}")
     return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
                     f"inline PTX, no HIP declaration it redefines or misuses), so today's ROCm outcome is kept{unknown}")
+
+
+def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
+    """What makes the arm's group CUDA's only (§14 decision 1: an API some ROCm build lacks, inline
+    PTX, a polyfill of a HIP declaration, an argument or member HIP does not take, an `#error`
+    meant for CUDA builds), said as "the branch ..." goes on; None when nothing does."""
+    lacking = lacking_apis(file, arm)
+    if lacking:
+        return lacking
+    facts = branch_apis(file)
+    group = facts.group_arms(arm)
+    every_use, _ = _api_uses(facts, arm)
+    ranges = group_ranges(file, group)
+    found = (inline_ptx(file, ranges) or polyfill(file, group, ranges)
+             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)]))
+    if found is not None:
+        return f"{found.what}: the path CUDA alone compiles"
+    if _error_only(file, arm):
+        return "is an `#error` meant for CUDA builds, which ROCm must not hit"
+    return None
+
+
+def lacking_apis(file: FileAnalysis, arm: Arm) -> str | None:
+    """`uses X, which HIP does not have (sources; models)` when the arm's group uses an API that some
+    ROCm model's build lacks (§14 decision 1), else None."""
+    facts = branch_apis(file)
+    _, uses = _api_uses(facts, arm)
+    lacking = [(use, model, view) for use in uses for model in file.rocm_models
+               if (view := facts.lacking(use, model)) is not None]
+    if not lacking:
+        return None
+    missing = list(dict.fromkeys(use for use, _, _ in lacking))
+    views = [view for _, _, view in lacking]
+    opt_ins = sorted({macro for view in views for macro in view.opt_in})
+    what = ("which HIP does not have" if any(view.missing for view in views)
+            else f"which HIP declares only when {', '.join(opt_ins)} is defined")
+    return f"uses {_names(missing)}, {what} ({_sources(views)}; {titles(m for _, m, _ in lacking)})"
+
+
+def _api_uses(facts: BranchApis, arm: Arm) -> tuple[list[ApiUse], list[ApiUse]]:
+    """The API names the arm's group uses, and the first use of each the project does not define."""
+    every_use = [use for use in facts.group_uses(arm) if is_api(use.name)]
+    return every_use, [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
 
 
 def _error_only(file: FileAnalysis, arm: Arm) -> bool:

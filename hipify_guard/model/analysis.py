@@ -16,11 +16,12 @@ from ..cpp.groups import Arm, GroupTree
 from ..cpp.nodes import Defined, Node, Unary
 from ..cpp.parser import ParseError, parse
 from ..cpp.scanner import Directive, Scan, scan
+from .compiler_identity import version_names
 from .local_macros import FREE, LocalMacros, fixed_by
 from .platforms import Outcome, Platform, Term, outcome, term
 from .profile import FilePlatforms, file_platforms
 from .reachability import key as reachable_key
-from .reachability import reachable_arms
+from .reachability import reachable_arms, segment_key
 from .rewrite_macros import RewriteMacros, rewrite_macros
 from .settings import Settings
 
@@ -188,6 +189,17 @@ class FileAnalysis:
         except ParseError as error:
             return Condition(None, error)
 
+    def unjudged(self) -> list[tuple[int, str]]:
+        """(offset, why) of each condition some platform evaluates that does not parse but may be
+        valid all the same (`ParseError.unjudged`: `#if 1 _CCCL_PP_FOR_EACH(...)`, a Jinja tag):
+        not judged, and no HG901."""
+        found = []
+        for arm in self.arms:
+            error = self.condition(arm).error
+            if error is not None and error.unjudged is not None and self.reachable_anywhere(arm):
+                found.append((arm.directive.hash, f"#{arm.directive.kind} not judged: its condition {error.unjudged}"))
+        return found
+
     # -- reachability ---------------------------------------------------------------------------
 
     def context(self, arm: Arm, nearest: int | None = None) -> list[Literal]:
@@ -223,18 +235,45 @@ class FileAnalysis:
         """Whether the arm's directive (inside=False) or its group (inside=True) can be reached."""
         if arm is None:
             return True
+        return self._reachable_table(platform)[reachable_key(arm, inside)]
+
+    def reachable_at(self, offset: int, platform: Platform) -> bool:
+        """Whether the code at `offset` is compiled on `platform`: its group is reached, and no
+        `#error` before it in the group stops every configuration that reaches it."""
+        start = self.tree.segment_start(offset)
+        return start is None or self._reachable_table(platform).get(segment_key(start), True)
+
+    def _reachable_table(self, platform: Platform) -> dict[int, bool]:
         table = self._reachable.get(platform.name)
         if table is None:  # every arm at once: one walk of the tree (`reachability`)
             seen = self.seen_at(platform, None)
-            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen)
-        return table[reachable_key(arm, inside)]
+            table = self._reachable[platform.name] = reachable_arms(self.tree, self._term, seen, self._stops)
+        return table
 
     def _term(self, arm: Arm) -> Term | None:
         return self.condition(arm).term
 
+    def _stops(self, condition: Term) -> bool:
+        """Whether an `#error` under `condition` stops the compile for what follows. Not when the
+        condition asks a CUDA version question (on ROCm, that `#error` is reached by accident:
+        HG102 reports it, and a port that fixes the guard compiles what follows), nor when it
+        tests a name that PyTorch's hipify or HIPIFY renames (`#ifndef __CUDACC__` becomes
+        `#ifndef __HIPCC__`, false in the hipcc compile of the translated file)."""
+        if version_names(condition.node, self.settings.macros.cuda_version_macros):
+            return False
+        from .api_tables import api_tables  # (files with an #error only)
+
+        tables = api_tables()
+        return not any(tables.torch.get(name) is not None or (fact := tables.facts.get(name.encode())) is not None
+                       and fact.hip not in (None, name) for name in condition.names)
+
     def reachable_on_rocm(self, arm: Arm | None, *, inside: bool = False) -> list[Platform]:
         """The ROCm models under which the arm's directive (or group) is reached."""
         return [m for m in self.rocm_models if self.reachable(arm, m, inside=inside)]
+
+    def rocm_models_at(self, offset: int) -> list[Platform]:
+        """The ROCm models that compile the code at `offset`."""
+        return [m for m in self.rocm_models if self.reachable_at(offset, m)]
 
     def reachable_anywhere(self, arm: Arm | None, *, inside: bool = False) -> bool:
         """Whether any CUDA configuration or ROCm model reaches the arm."""

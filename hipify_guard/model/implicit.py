@@ -1,7 +1,9 @@
 """Which CUDA version tests decide a guard's ROCm value by accident (spec §11.2).
 
 A *CUDA test* of a condition is a maximal subexpression that reads only CUDA version macros
-(`CUDART_VERSION >= 11010`, `defined(CUDA_VERSION) && CUDA_VERSION >= 11000`). On a ROCm model
+(`CUDART_VERSION >= 11010`, `defined(CUDA_VERSION) && CUDA_VERSION >= 11000`); `defined` of a macro
+that only NVIDIA's compilers define (`defined(__CUDACC_VER_MAJOR__)`) tests the compiler, an
+explicit CUDA test like `defined(__CUDACC__)`, not a version (`compiler_identity`). On a ROCm model
 it has a value of its own (the macros are undefined there, or a HIP number after PyTorch's
 hipify). It is *decisive* when some configuration of the model's other free macros, on the
 guard's path, makes the condition follow it: `defined(AMREX_USE_CUDA) && defined(__CUDACC__) &&
@@ -21,8 +23,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
+from .compiler_identity import is_identity_test, version_names
 from .partial import constant, is_boolean, simplify
-from .platforms import Outcome, Platform, outcome, satisfiable, term
+from .platforms import UNDEFINED, Outcome, Platform, outcome, satisfiable, term
 
 if TYPE_CHECKING:
     from .analysis import FileAnalysis, Literal
@@ -71,7 +74,7 @@ def cuda_tests(node: Node, cuda_macros: frozenset[str]) -> list[Node] | None:
     stack = [(node, True)]
     while stack:
         item, logical = stack.pop()
-        names, opaque = _reads(item)
+        names, opaque = _reads(item, cuda_macros)
         if names and not opaque and names <= cuda_macros:
             if not logical and not is_boolean(item):
                 return None
@@ -90,14 +93,15 @@ def _logical_operand(node: Node, index: int) -> bool:
     return isinstance(node, Ternary) and index == 0
 
 
-def _reads(node: Node) -> tuple[set[str], bool]:
-    """The macro names a subtree reads, and whether it holds an opaque call."""
+def _reads(node: Node, cuda_macros: frozenset[str]) -> tuple[set[str], bool]:
+    """The macro names a subtree reads (not those it tests as the compiler's identity), and
+    whether it holds an opaque call."""
     names: set[str] = set()
     opaque = False
     stack = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, (Identifier, Defined)):
+        if isinstance(item, (Identifier, Defined)) and not is_identity_test(item, cuda_macros):
             names.add(item.name)
         elif isinstance(item, Call):
             opaque = True
@@ -110,7 +114,7 @@ def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
     condition = file.condition(arm).term
     if condition is None:
         return None
-    cuda = condition.names & file.settings.macros.cuda_version_macros
+    cuda = version_names(condition.node, file.settings.macros.cuda_version_macros)
     explicit = file.platforms.explicit_rocm
     if not cuda or condition.names & explicit:
         return None
@@ -168,7 +172,8 @@ def _verdict(node: Node, model: Platform, local: Platform, path: tuple[list[Lite
     _UNDECIDED (no sweep can tell). `local`: the file's own definitions alone; `path`: the
     literals of the directive's path and the platform to judge them on."""
     context, before = path
-    tree = simplify(node, _without(model, cuda_macros))  # thresholds, explicit tests put in
+    identities = _identities(node, model, cuda_macros)
+    tree = simplify(node, _without(model, cuda_macros), identities)  # thresholds, explicit tests put in
     tests = cuda_tests(tree, cuda_macros)
     if tests is None:
         return _UNDECIDED
@@ -199,6 +204,13 @@ def _verdict(node: Node, model: Platform, local: Platform, path: tuple[list[Lite
     result = Outcome.TRUE if can_be[0] else Outcome.FALSE
     other = satisfiable([*context, (condition, result == Outcome.FALSE)], before)
     return Verdict(model, result, rest if other else None)
+
+
+def _identities(node: Node, model: Platform, cuda_macros: frozenset[str]) -> dict[int, int]:
+    """The value on `model` of each compiler identity test in `node` (`defined(__CUDACC_VER_MAJOR__)`)
+    that the model decides: put in like the model's other explicit tests."""
+    return {id(item): int(model.fixed[item.name] is not UNDEFINED) for item in walk(node)
+            if is_identity_test(item, cuda_macros) and item.name in model.fixed}
 
 
 def _without(model: Platform, names: frozenset[str]) -> Platform:

@@ -52,12 +52,13 @@ class PythonFile:
     @cached_property
     def flow(self) -> PlatformFlow:
         """What ROCm reaches, and the value of platform tests there."""
-        return PlatformFlow(self.source, self.symbols, self.settings.python)
+        return PlatformFlow(self.source, self.symbols, self.settings.python, project=self.settings.python_project)
 
     @cached_property
     def cuda_flow(self) -> PlatformFlow:
         """What CUDA reaches (code only ROCm runs is written for ROCm on purpose)."""
-        return PlatformFlow(self.source, self.symbols, self.settings.python, rocm=False)
+        return PlatformFlow(self.source, self.symbols, self.settings.python, rocm=False,
+                            project=self.settings.python_project)
 
     @cached_property
     def lines(self) -> LineIndex:

@@ -18,12 +18,15 @@ UCC. Names resolve through imports and one level of aliases (`symbols`); the pro
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 
 from ..python.names import dotted, last_name
 from ..python.source import PythonSource
-from .python_capability import comparison_on_amd
+from .python_capability import OPERATORS, comparison_on_amd
+from .python_module_values import Bindings, Constants, Platform, constant, module_constants
 from .python_platform import CALL, ROCM_SKIP_DECORATORS, PythonPlatforms
-from .python_symbols import Symbols
+from .python_project import PythonProjectFacts
+from .python_symbols import IMPORT, VALUE, Symbols
 
 Value = tuple[bool | None, bool | None]  # (truth on the platform, whether it is None there); None: unknown
 UNKNOWN: Value = (None, None)
@@ -45,15 +48,19 @@ _MAX_DEPTH = 64  # nested tests deeper than this are unknown (no recursion limit
 class PlatformFlow:
     """What one platform (ROCm, or with `rocm=False` CUDA) reaches in one parsed file."""
 
-    def __init__(self, source: PythonSource, symbols: Symbols, platforms: PythonPlatforms, rocm: bool = True) -> None:
+    def __init__(self, source: PythonSource, symbols: Symbols, platforms: PythonPlatforms, rocm: bool = True,
+                 project: PythonProjectFacts | None = None) -> None:
         self.parents = source.parents
         self.source = source
         self.symbols = symbols
         self.platforms = platforms
         self.rocm = rocm
+        self.project = project or PythonProjectFacts()
         self._fixed = _FIXED[rocm]
         self._dead: set[int] = set()
         self._values: dict[int, Value] = {}
+        self._variables: dict[str, list[Constants | None]] = {}  # module-level variable -> its states
+        self._positions: dict[int, int] = {}  # top-level statement -> its place
         if source.tree is not None:
             self._module(source.tree)
 
@@ -121,7 +128,72 @@ class PlatformFlow:
         if flag is not None:
             return flag == self.rocm, False
         alias = self.symbols.value(node) if aliases else None
-        return self._value(alias, depth, aliases=False) if alias is not None else UNKNOWN
+        if alias is not None:
+            return self._value(alias, depth, aliases=False)
+        held = self.constants(node)
+        if held:
+            truths, nones = {bool(item) for item in held}, {item is None for item in held}
+            return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
+        return UNKNOWN
+
+    def constants(self, node: ast.expr) -> Constants | None:
+        """The constants `node` can be on the platform: a literal, a module-level variable of the
+        file (`python_module_values`), or one it imports that the project's facts know; None: unknown."""
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            return self._literals(node)
+        binding = self.symbols.binding(node.id, node) if isinstance(node, ast.Name) else None
+        if binding is not None and binding.kind == VALUE:  # (one level: the literals it is assigned)
+            return self._literals(binding.node)
+        if isinstance(node, ast.Name) and isinstance(self.symbols.bound_in(node.id, node), ast.Module) and (
+                binding is None or binding.kind != IMPORT):
+            return self._variable(node)
+        names = self.symbols.names(node, aliases=False)
+        return self.project.constants(names, self.rocm) if names else None
+
+    def _literals(self, node: ast.expr) -> Constants | None:
+        """A literal's constants: `"cuda"`, `(8, 0)`, `"cuda" if torch.version.cuda else "rocm"`."""
+        plain, value = constant(node)
+        if plain:
+            return frozenset({value})
+        if isinstance(node, ast.IfExp):
+            test = self.truth(node.test)
+            arms = [self._literals(arm) for arm, taken in ((node.body, True), (node.orelse, False))
+                    if test is None or test is taken]
+            return None if None in arms else frozenset().union(*arms)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = [constant(item) for item in node.elts]
+            return frozenset({tuple(value for _, value in items)}) if all(plain for plain, _ in items) else None
+        return None
+
+    def _variable(self, node: ast.Name) -> Constants | None:
+        """A module-level variable's constants where `node` reads it: after the top-level statements
+        before the one that holds it, or after them all in a function (which runs later)."""
+        tree = self.source.tree
+        statement, inner = node, None
+        while self.parents.get(id(statement)) is not tree:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                inner = statement
+            statement = self.parents.get(id(statement))
+            if statement is None:
+                return None
+        if not self._positions:
+            self._positions = {id(item): number for number, item in enumerate(tree.body)}
+        upto = len(tree.body) if inner is not None else self._positions[id(statement)]
+        if node.id not in self._variables:
+            self._variables[node.id] = []  # (while it is computed: a test that needs it is unknown)
+            self._variables[node.id] = module_constants(tree, node.id, self.statements)
+        states = self._variables[node.id]
+        return states[upto] if states else None
+
+    @cached_property
+    def statements(self) -> Platform:
+        """How the platform sees a module's top-level statements (for `module_constants`)."""
+        return Platform(self.truth, self.constants, self.ends, Bindings(self.source.tree))
+
+    def ends(self, statement: ast.stmt) -> bool:
+        """Whether a module-level statement never lets the module run on: `raise`, `sys.exit()`."""
+        return isinstance(statement, ast.Raise) or (isinstance(statement, ast.Expr) and isinstance(
+            statement.value, ast.Call) and _spelled(statement.value.func) in _EXITS)
 
     def flag(self, node: ast.expr, names: tuple[str, ...] | None) -> bool | None:
         """True/False when `node` is a ROCm/CUDA flag of the project (as resolved or as spelled), else None."""
@@ -133,17 +205,29 @@ class PlatformFlow:
 
     def _comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, depth: int, aliases: bool) -> bool | None:
         """One `left op right` on the platform, where None-ness decides it (`torch.version.cuda is not None`,
-        `torch.version.cuda == "11.8"`, `torch.version.cuda in ("11.8", "12.1")`)."""
+        `torch.version.cuda == "11.8"`, `torch.version.cuda in ("11.8", "12.1")`) or constants do."""
         is_none = [self._value(side, depth, aliases)[1] for side in (left, right)]
-        if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-            if None in is_none:
-                return None
-            same = is_none[0] == is_none[1] if True in is_none else None
-            return None if same is None else same == isinstance(op, (ast.Is, ast.Eq))
+        if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and None not in is_none and True in is_none:
+            return (is_none[0] == is_none[1]) == isinstance(op, (ast.Is, ast.Eq))
         if isinstance(op, (ast.In, ast.NotIn)) and is_none[0] and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
             if all(isinstance(item, ast.Constant) and item.value is not None for item in right.elts):
                 return isinstance(op, ast.NotIn)
-        return None
+        return self._between_constants(left, op, right)
+
+    def _between_constants(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool | None:
+        """`SYSTEM == "cuda"`: a comparison of constants, decided when every value each side can
+        be on the platform gives the same answer."""
+        if not isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)):
+            return None
+        sides = [self.constants(side) for side in (left, right)]
+        if not (sides[0] and sides[1]):
+            return None
+        compare = OPERATORS.get(type(op)) or (lambda a, b: (a is b) == isinstance(op, ast.Is))
+        try:
+            answers = {compare(a, b) for a in sides[0] for b in sides[1]}
+        except TypeError:  # (`in` with something else than a tuple of constants)
+            return None
+        return answers.pop() if len(answers) == 1 else None
 
     def names_platform(self, node: ast.expr) -> bool:
         """Whether the expression tests the platform by name: `torch.version.hip` or a flag of
@@ -207,10 +291,11 @@ class PlatformFlow:
         for node in self.source.nodes(ast.Name) if functions else ():
             if functions.get(node.id) is not None:
                 references.setdefault(node.id, []).append(node)
+        elsewhere = self.project.unreached if self.rocm else frozenset()  # (callers in other modules)
         for _ in range(rounds):
             dead = [function for name, function in functions.items() if function is not None
-                    and id(function) not in self._dead and references.get(name)
-                    and not any(self.reachable(use) for use in references[name])]
+                    and id(function) not in self._dead and (references.get(name) or name in elsewhere)
+                    and not any(self.reachable(use) for use in references.get(name, ()))]
             if not dead:
                 return
             self._dead.update(map(id, dead))

@@ -29,7 +29,7 @@ DEFAULT_CUDA_FLAGS = ("IS_NVIDIA", "current_platform.is_cuda()", "is_cuda()", "_
 # them: `nvidia-cutlass-dsl`; cuTile; TensorRT and TensorRT-LLM).
 DEFAULT_CUDA_MODULES = ("cutlass", "cuda.tile", "tensorrt", "tensorrt_llm")
 # Test decorators that skip the test on ROCm (torch's, and the real trees' own).
-ROCM_SKIP_DECORATORS = frozenset({"skipIfRocm", "skip_if_rocm", "skip_rocm", "disable_on_rocm"})
+ROCM_SKIP_DECORATORS = frozenset({"skipIfRocm", "skipCUDAIfRocm", "skip_if_rocm", "skip_rocm", "disable_on_rocm"})
 CALL = "()"  # the part a call without arguments adds to a dotted name
 CALL_WITH_ARGUMENTS = "(...)"
 _FLAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\(\))?")

@@ -147,7 +147,7 @@ def _aliased_cuda(file: PythonFile, node: ast.expr) -> bool:
 def _returned(file: PythonFile, call: ast.Call, depth: int) -> ast.Constant | None:
     """A module function's stand-in: it returns a zero-like constant where ROCm goes and a value
     computed from torch.version.cuda elsewhere (`return (0, 0)` under `if torch.version.cuda is None`)."""
-    function = _function(file, call)
+    function = module_function(file, call)
     if function is None:
         return None
     returns = list(_returns(function))
@@ -164,7 +164,7 @@ def _returned(file: PythonFile, call: ast.Call, depth: int) -> ast.Constant | No
     return None
 
 
-def _function(file: PythonFile, call: ast.Call) -> ast.FunctionDef | None:
+def module_function(file: PythonFile, call: ast.Call) -> ast.FunctionDef | None:
     """The module-level function a call names (by its plain name), if the file defines one."""
     if not isinstance(call.func, ast.Name) or file.source.tree is None:
         return None

@@ -57,12 +57,21 @@ class Symbols:
 
     def binding(self, name: str, at: ast.AST) -> Binding | None:
         """The binding of `name` that code at `at` sees (None: the file binds it nowhere visible)."""
+        found = self._visible(name, at)
+        return None if found is None else _single(found[1])
+
+    def bound_in(self, name: str, at: ast.AST) -> ast.AST | None:
+        """The scope whose binding of `name` code at `at` sees (None: the file binds it nowhere visible)."""
+        found = self._visible(name, at)
+        return None if found is None else found[0]
+
+    def _visible(self, name: str, at: ast.AST) -> tuple[ast.AST, list[Binding]] | None:
         scope, innermost = self.scope(at), True
         while scope is not None:
             if innermost or not isinstance(scope, ast.ClassDef):  # class bodies are not enclosing scopes
                 found = self._scopes.get(id(scope), {}).get(name)
                 if found:
-                    return _single(found)
+                    return scope, found
             scope, innermost = self.scope(scope), False
         return None
 

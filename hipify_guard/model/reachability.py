@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..cpp.evaluator import EvalError, truth
 from ..cpp.groups import Arm, Conditional, GroupTree
+from ..cpp.nodes import Binary, Paren, Unary
+from ..cpp.scanner import Directive
 from .platforms import (
     MAX_CONFIGURATIONS,
     UNDEFINED,
@@ -33,6 +35,7 @@ from .platforms import (
     _variables,
     configurations,
     inexact,
+    term,
 )
 
 MAX_COMPONENT_LITERALS = 256
@@ -46,21 +49,45 @@ def key(arm: Arm, inside: bool) -> int:
     return arm.directive.hash * 2 + inside
 
 
-def reachable_arms(tree: GroupTree, condition: Callable[[Arm], Term | None], platform: Platform) -> dict[int, bool]:
-    """`key(arm, inside)` -> whether that arm's directive or its group is reached on `platform`.
+def segment_key(start: Directive) -> int:
+    """The key of the segment that `start` (`GroupTree.segment_start`) starts in `reachable_arms`."""
+    return start.hash * 2 + 1
+
+
+def reachable_arms(tree: GroupTree, condition: Callable[[Arm], Term | None], platform: Platform,
+                   stops: Callable[[Term], bool] = lambda item: True) -> dict[int, bool]:
+    """`key(arm, inside)` -> whether that arm's directive or its group is reached on `platform`;
+    `segment_key(start)` -> whether the segment after an `#error` or an `#endif` is.
 
     `condition(arm)` is the arm's parsed condition, or None (unknown: left out of the path).
+    An `#error` stops the compile: what follows it in its group is reached nowhere, and what
+    follows the conditional that holds it only where the arms leading to it are not taken (one
+    literal, their conjunction, false), when every condition on that way is known and `stops`
+    (an `#error` that a guard reaches by accident is that guard's finding, not a stop).
     """
-    children: dict[int, list[Conditional]] = {}
+    items: dict[int, list[Conditional | Directive]] = {}
     for conditional in tree.conditionals:
-        children.setdefault(id(conditional.parent), []).append(conditional)
+        items.setdefault(id(conditional.parent), []).append(conditional)
+    for error, arm in tree.errors:
+        items.setdefault(id(arm), []).append(error)
+    if tree.errors:
+        for listed in items.values():
+            listed.sort(key=_offset)
     path = _Path(platform)
     results: dict[int, bool] = {}
-    tasks: list[tuple] = [("open", c) for c in reversed(children.get(id(None), []))]
+    stopped: dict[int, list[list[Literal]]] = {}  # arm (id; None: file level) -> ways to an #error in it
+    made: list[Term] = []  # the conjunctions pushed (kept alive: `_Path` caches by id)
+    tasks: list[tuple] = [("open", c) for c in reversed(items.get(id(None), []))]
     while tasks:  # depth first without recursion: files nest 10,000 deep
         task = tasks.pop()
         if task[0] == "open":
             tasks.append(("arm", task[1], 0, path.mark()))
+        elif task[0] == "error":
+            _, error, arm = task
+            results[segment_key(error)] = False
+            if path.reachable:
+                stopped.setdefault(id(arm), []).append([])
+                path.stop()
         elif task[0] == "arm":
             _, conditional, index, start = task
             arm = conditional.arms[index]
@@ -71,17 +98,67 @@ def reachable_arms(tree: GroupTree, condition: Callable[[Arm], Term | None], pla
                 path.push((own, True))
             results[key(arm, True)] = path.reachable
             tasks.append(("leave", conditional, index, start, mark, own))
-            tasks.extend(("open", c) for c in reversed(children.get(id(arm), [])))
+            tasks.extend(("open", item) if isinstance(item, Conditional) else ("error", item, arm)
+                         for item in reversed(items.get(id(arm), [])))
         else:
             _, conditional, index, start, mark, own = task
             path.undo(mark)
+            arm = conditional.arms[index]
+            ways = _ways_through(arm, condition, stopped.pop(id(arm), []))
+            if ways:
+                stopped.setdefault(id(conditional), []).extend(ways)
             if index + 1 == len(conditional.arms):
                 path.undo(start)
+                _stop_after(conditional, stopped.pop(id(conditional), []), stops, path, stopped, made)
+                if conditional.endif is not None:
+                    results[segment_key(conditional.endif)] = path.reachable
                 continue
             if own is not None:
                 path.push((own, False))  # a later arm is reached only when this one is not taken
             tasks.append(("arm", conditional, index + 1, start))
     return results
+
+
+def _offset(item: Conditional | Directive) -> int:
+    return item.arms[0].directive.hash if isinstance(item, Conditional) else item.hash
+
+
+def _ways_through(arm: Arm, condition: Callable[[Arm], Term | None], ways: list[list[Literal]]) -> list[list[Literal]]:
+    """The ways to an `#error` inside `arm`, from before its conditional: taking the arm (its
+    earlier arms false, its own condition true), then each way inside; none when a condition on
+    the way is unknown."""
+    if not ways:
+        return []
+    taken: list[Literal] = []
+    for member in (*arm.earlier, arm):
+        if member.directive.kind == "else":
+            continue
+        known = condition(member)
+        if known is None:
+            return []
+        taken.append((known, member is arm))
+    return [[*taken, *way] for way in ways]
+
+
+def _stop_after(conditional: Conditional, ways: list[list[Literal]], stops: Callable[[Term], bool], path: _Path,
+                stopped: dict[int, list[list[Literal]]], made: list[Term]) -> None:
+    """After a conditional, the path goes on only where no way to an `#error` inside it is taken:
+    one literal per way, in the enclosing group (whose own ways they become)."""
+    for way in ways:
+        if not all(stops(item) for item, _ in way):
+            continue
+        stopped.setdefault(id(conditional.parent), []).append(way)
+        if len(way) == 1:
+            item, wanted = way[0]
+            path.push((item, not wanted))
+            continue
+        parts = [item.node if wanted else Unary(item.node.span, "!", Paren(item.node.span, item.node))
+                 for item, wanted in way]
+        node = parts[0]
+        for part in parts[1:]:
+            node = Binary((node.span[0], part.span[1]), "&&", node, part)
+        made.append(term(node))
+        path.push((made[-1], False))
 
 
 class _Path:
@@ -114,6 +191,12 @@ class _Path:
             self._assume(variables)
         elif not self._extend(literal, variables):
             self._sweep(variables)
+
+    def stop(self) -> None:
+        """Nothing after this point is reached (an `#error`), until `undo`."""
+        if self.reachable:
+            self.log.append(("unreachable", None))
+            self.reachable = False
 
     def undo(self, mark: int) -> None:
         """Forget everything pushed since `mark`."""

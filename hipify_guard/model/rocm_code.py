@@ -33,8 +33,9 @@ class DirectiveLines:
 
 
 def reachable_on_rocm(file: FileAnalysis, offset: int) -> bool:
-    """Whether some ROCm model compiles the code at `offset` (its directive path condition)."""
-    return bool(file.reachable_on_rocm(file.tree.enclosing(offset), inside=True))
+    """Whether some ROCm model compiles the code at `offset` (its directive path condition, and
+    no `#error` before it that stops ROCm)."""
+    return bool(file.rocm_models_at(offset))
 
 
 class Comments:

@@ -10,6 +10,7 @@ from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
 from .project_profile import BuildDefine, ProjectProfile
 from .python_platform import PythonPlatforms
+from .python_project import PythonProjectFacts
 
 POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -77,6 +78,8 @@ class Settings:
     header_rocm_only: frozenset[str] = frozenset()
     header_reached: tuple[tuple[str, str], ...] = ()  # (macro of a configured header, how the file sees it)
     python: PythonPlatforms = field(default_factory=PythonPlatforms)  # the project's Python platform flags
+    # What the project's other Python modules say of the file (its imported variables, its callers).
+    python_project: PythonProjectFacts = field(default_factory=PythonProjectFacts)
 
     # What every ROCm compile of the file defines, by the build files (`project.rocm_defines`).
     rocm_defines: tuple[BuildDefine, ...] = ()

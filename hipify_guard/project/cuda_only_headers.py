@@ -81,7 +81,7 @@ def _included_only_by(tree: _Tree, folders: dict[str, list[str]], cuda_only: fro
                    and name not in known and name not in found and name not in rocm_only]
         if not headers:
             continue
-        around = [name for where in {place, posixpath.dirname(place), *tree.below(place)}
+        around = [name for where in sorted({place, posixpath.dirname(place), *tree.below(place)})
                   for name in tree.files(where) if name.endswith(SOURCES + HEADERS)]
         includes = {name: tree.included(name) for name in around}
         if None in includes.values():

@@ -13,7 +13,7 @@ from ..model.platforms import UNDEFINED
 from .build_scope import cuda_only_codes
 from .job import Job
 from .runner import read
-from .workspace import with_header_facts
+from .workspace import cuda_only_by_includes, with_header_facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,8 @@ def explain(job: Job) -> Judged:
     names = file.free_names | {define.name for define in job.settings.profile.configured_rocm}
     if job.path != "-" and names:  # as a check run settles them: what its included headers say
         file = FileAnalysis(job.filename, loaded[0], with_header_facts(job.settings, job.path, names))
+    if rocm_rules and job.path != "-" and cuda_only_by_includes(job.path, file.settings):
+        rocm_rules = False  # (a header every includer includes where no ROCm build goes)
     platforms = file.platforms
     macros = tuple((judgement.name, _value(judgement.rocm), judgement.reason) for judgement in platforms.judgements)
     chosen = file.rewrite_macros(len(file.data) + 1)

@@ -3,22 +3,23 @@
 CUDART_HMAX`) and shims (FBGEMM's `using __nv_fp8_e4m3 = __hip_fp8_e4m3;`, ggml's `#define
 __shfl_sync` in `vendors/hip.h`).
 
-Starting from a file, its `#include "..."` headers are followed (found in the including file's
-folder, then in the project's `include/` and top folders, never outside the project; `<...>`
-ones found in those two project folders, as `<mscclpp/device.hpp>` is), at most
-MAX_HEADERS of them, each read once per run. A header's object-like definitions of integer
+Starting from a file, the project headers it includes are followed (`header_includes`), at most
+MAX_HEADERS of them, nearest first, each read once per run; for a header, what the files that
+pull it in put in front of it counts too where its own includes say nothing (`header_includers`). A header's object-like definitions of integer
 constants at its file level (or inside its include guard) are its thresholds; a name defined
 with two values, or under a condition, is left free. Its definitions in code some ROCm model
-compiles (`model.definitions`) are its shims.
+compiles (`model.definitions`) are its shims; a macro it `#define`s only where no ROCm model goes
+is undefined on ROCm (cutlass's `CUTLASS_ARCH_MMA_SM90_SUPPORTED`), and so is one defined only
+under such macros (the names around a definition are looked for too: `_guards`). Only headers
+that mention a name still looked for are analysed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -30,18 +31,15 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
-from .header_memo import Included, Reads, facts_key, keep_facts, kept_facts
-from ..walk.project_walk import DIR, Scan, run_memo, walk_of
+from .header_includers import pulled_in_by
+from .header_includes import HEADER_SUFFIXES, file_bytes, includes, index_digest
+from .header_memo import Reads, facts_key, keep_facts, kept_facts
+from ..walk.project_walk import run_memo
 
-MAX_HEADERS = 64
-MAX_SIBLINGS = 400  # files of a header's folder read to find what includes it
-_TEMPLATES = ("", ".in", ".cmake.in", ".cmake")  # a configured header is read from its template
-_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc", ".in", ".cmake")
-_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".hip", *_HEADER_SUFFIXES[:-2])
-_NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
+MAX_HEADERS = 256  # (cutlass: cutlass/arch/config.h is the 182nd header a test's includes reach)
+_GUARD_ROUNDS = 4  # links of a chain of macros defined under one another that are followed
 _TEMPLATE_SUFFIXES = (".in", ".cmake")
 _CMAKEDEFINE = re.compile(rb"^[ \t]*#[ \t]*cmakedefine(?:01)?[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)', re.M)
 
 
 class HeaderFacts(NamedTuple):
@@ -62,186 +60,149 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     start = os.path.realpath(path)
     memo = run_memo()
     key = facts_key(start, wanted, root, settings) if memo is not None else None
-    first = _includes(start, root).headers  # (the file itself matters only by what it includes)
+    first = includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
-        kept = kept_facts(memo, key, first, lambda: _index_digest(root))
+        kept = kept_facts(memo, key, first, lambda: index_digest(root))
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)
     if key is not None:
         keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only, facts.reached), reads,
-                   first, lambda: _index_digest(root))
+                   first, lambda: index_digest(root))
     return facts
 
 
 def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Settings) -> tuple[HeaderFacts, Reads]:
-    """The facts, and what they were found from."""
+    """The facts, and what they were found from: what the file includes says, and for a header,
+    what every file that pulls it in puts in front of it says of the names left (`header_includers`)."""
+    reads = Reads(set())
+    included = includes(start, root)
+    reads.add(included)
+    facts = _facts_from(included.headers, wanted, root, settings, reads)
+    configured = {define.name for define in settings.profile.configured_rocm}
+    reached = [(name, "it includes the configured header that defines it") for name in sorted(configured & facts.rocm_only)]
+    missing = wanted - facts.values.keys() - facts.defined - facts.cuda_only - facts.rocm_only
+    through = _through_includers(start, missing, root, settings, reads) if missing and start.endswith(
+        HEADER_SUFFIXES) else None
+    if through is not None:
+        more, why = through
+        reached += [(name, why) for name in sorted(configured & more.rocm_only)]
+        facts = HeaderFacts({**facts.values, **more.values}, facts.defined | more.defined,
+                            facts.cuda_only | more.cuda_only, facts.rocm_only | more.rocm_only)
+    return facts._replace(reached=tuple(reached)), reads
+
+
+def _through_includers(path: str, names: frozenset[str], root: str, settings: Settings,
+                       reads: Reads) -> tuple[HeaderFacts, str] | None:
+    """What every file that pulls the header in puts in front of it says of `names`, and how the
+    header sees it (None: nothing in its folder pulls it in)."""
+    pulled = pulled_in_by(path, root, reads)
+    if not pulled:
+        return None
+    each: list[HeaderFacts] = []
+    for includer in pulled:
+        each.append(_facts_from(includer.before, names, root, settings, reads))
+        latest = each[-1]
+        names &= latest.values.keys() | latest.defined | latest.cuda_only | latest.rocm_only
+        if not names:
+            break
+    values = {name: value for name, value in each[0].values.items()
+              if name in names and all(facts.values.get(name) == value for facts in each)}
+    common = [frozenset.intersection(*(getattr(facts, kind) for facts in each)) & names
+              for kind in ("defined", "cuda_only", "rocm_only")]
+    example = os.path.relpath(pulled[0].path, root).replace(os.sep, "/")
+    count = f"{len(pulled)} file{'s' if len(pulled) > 1 else ''}, such as {example}"
+    why = f"every file of its folder that pulls it in ({count}) puts the configured header that defines it in front"
+    return HeaderFacts(values, *common), why
+
+
+def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, settings: Settings,
+                reads: Reads) -> HeaderFacts:
+    """What the headers `first` and those they include (transitively, nearest first) say of
+    `wanted`; what they were found from is added to `reads`. A name a header defines for ROCm only
+    under conditions on other free names (cute's `CUTE_ARCH_TCGEN05_MXF4NVF4_MMA_ENABLED`, under
+    `defined(CUTLASS_ARCH_MMA_SM100A_ENABLED) || ...`) is looked for with them: where the headers
+    define those only off ROCm (cutlass/arch/config.h, under `__CUDACC_VER_MAJOR__` tests), so is it."""
     configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
-    defined: set[str] = set()
+    sites: dict[str, dict[str, frozenset[str]]] = {}  # name -> header defining it for ROCm -> free names it is under
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
-    reads = Reads(set())
-    queue = [start]
-    while queue and len(seen) < MAX_HEADERS and wanted - values.keys() - defined - rocm_side:
-        current = queue.pop(0)
-        included = _includes(current, root)
+    looked_for = set(wanted)
+    queue = list(first)
+    while queue and len(seen) < MAX_HEADERS and _unsettled(looked_for, values, sites, rocm_side):
+        header = queue.pop(0)
+        if header in seen:
+            continue
+        seen.add(header)
+        reads.files.add(header)
+        included = includes(header, root)
         reads.add(included)
-        for header in included.headers:
-            if header in seen:
-                continue
-            seen.add(header)
-            reads.files.add(header)
-            queue.append(header)
-            for name, value in _thresholds(header).items():
-                if name in wanted:
-                    values.setdefault(name, value)
-            rocm_side |= _configured(header, configured & wanted)
-            open_names = frozenset(wanted - values.keys() - defined)
-            if open_names:
-                for_rocm, off_rocm = _definitions_in(header, settings, open_names)
-                defined |= for_rocm
-                elsewhere |= off_rocm
-                rocm_side |= _rocm_switches(header, settings, for_rocm)
-    reached = [(name, "it includes the configured header that defines it") for name in sorted(configured & rocm_side)]
-    missing = configured & wanted - rocm_side
-    if missing and start.endswith(_HEADER_SUFFIXES):
-        through, why = _through_includers(start, frozenset(missing), root, reads)
-        rocm_side |= through
-        reached += [(name, why) for name in sorted(through)]
-    facts = HeaderFacts(values, frozenset(defined), frozenset(elsewhere - defined - values.keys()),
-                        frozenset(rocm_side), tuple(reached))
-    return facts, reads
+        queue += included.headers
+        rocm_side |= _configured(header, configured & wanted)
+        open_names = frozenset(name for name in _unsettled(looked_for, values, sites, rocm_side)
+                               if name.encode() in file_bytes(header))
+        if not open_names:
+            continue
+        for name, value in _thresholds(header).items():
+            if name in open_names:
+                values.setdefault(name, value)
+        for_rocm, off_rocm = _definitions_in(header, settings, open_names - values.keys())
+        elsewhere |= off_rocm
+        for name in for_rocm:
+            free = _guards(header, settings, name)
+            sites.setdefault(name, {})[header] = free
+            looked_for |= free
+        rocm_side |= _rocm_switches(header, settings, for_rocm)
+    _settle_guards(sites, elsewhere, settings)
+    defined = frozenset(name for name in wanted if sites.get(name))
+    return HeaderFacts({name: value for name, value in values.items() if name in wanted}, defined,
+                       frozenset(wanted & elsewhere - defined - values.keys()), frozenset(rocm_side & wanted))
 
 
-def _through_includers(path: str, names: frozenset[str], root: str, reads: Reads) -> tuple[set[str], str]:
-    """Which of `names` (macros of configured headers) every file of the header's folder that
-    includes it sees first, through the configured header it includes (magma's `.cuh` kernels,
-    included by `.cu` files that include `magma_internal.h`): none when no file there includes it.
-    The folder and its files read are added to `reads`."""
-    folder, name = os.path.split(path)
-    reads.folders.add(folder)
-    siblings = _siblings(folder)
-    reads.files.update(siblings)
-    includers = [sibling for sibling in siblings if sibling != path and name in _included_names(sibling)]
-    if not includers:
-        return set(), ""
-    seen = set(names)
-    for includer in includers:
-        seen &= _configured_through(includer, frozenset(seen), root, reads)
-        if not seen:
-            break
-    example = os.path.relpath(includers[0], root).replace(os.sep, "/")
-    count = f"{len(includers)} file{'s' if len(includers) > 1 else ''}, such as {example}"
-    return seen, f"every file of its folder that includes it ({count}) includes the configured header that defines it"
+def _unsettled(names: set[str], values: dict[str, int], sites: dict[str, dict[str, frozenset[str]]],
+               rocm_side: set[str]) -> set[str]:
+    """The names still looked for: without a value, not a ROCm switch, and not defined for ROCm
+    where no other free name decides it."""
+    return {name for name in names if name not in values and name not in rocm_side
+            and not any(not free for free in sites.get(name, {}).values())}
 
 
-def _configured_through(path: str, names: frozenset[str], root: str, reads: Reads) -> set[str]:
-    """Which of `names` a configured header that `path` includes (transitively) `#cmakedefine`s."""
-    found: set[str] = set()
-    seen: set[str] = set()
-    queue = [path]
-    while queue and len(seen) < MAX_HEADERS and names - found:
-        included = _includes(queue.pop(0), root)
-        reads.add(included)
-        for header in included.headers:
-            if header not in seen:
-                seen.add(header)
-                reads.files.add(header)
-                queue.append(header)
-                found |= _configured(header, set(names))
-    return found
+def _settle_guards(sites: dict[str, dict[str, frozenset[str]]], elsewhere: set[str], settings: Settings) -> None:
+    """Names whose every ROCm definition sits under names the headers define only off ROCm are
+    defined only off ROCm too (`sites` and `elsewhere` updated; chains of them, a few links deep)."""
+    for _ in range(_GUARD_ROUNDS):
+        off = frozenset(elsewhere - sites.keys())
+        if not off:
+            return
+        knowing = replace(settings, header_cuda_only=settings.header_cuda_only | off)
+        changed = False
+        for name, headers in list(sites.items()):
+            for header, free in list(headers.items()):
+                if free & off and name not in _definitions_in(header, knowing, frozenset({name}))[0]:
+                    del headers[header]
+            if not headers:
+                del sites[name]
+                elsewhere.add(name)
+                changed = True
+        if not changed:
+            return
 
 
-@lru_cache(maxsize=256)
-def _siblings(folder: str) -> tuple[str, ...]:
-    """The C/C++/CUDA files of a folder (at most MAX_SIBLINGS)."""
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return ()
-    return tuple(entry.path for entry in entries if entry.name.endswith(_SOURCE_SUFFIXES) and entry.is_file())[
-        :MAX_SIBLINGS]
-
-
-@lru_cache(maxsize=4096)
-def _included_names(path: str) -> frozenset[str]:
-    """The file names (last path part) a file's `#include` lines name."""
-    try:
-        data = read_file(path)[0]
-    except OSError:
+def _guards(path: str, settings: Settings, name: str) -> frozenset[str]:
+    """The names the conditions around the header's `#define`s of `name` test that no ROCm model
+    fixes and the header does not define itself (empty: nothing else decides them)."""
+    header = _analysis(path, settings)
+    if header is None:
         return frozenset()
-    return frozenset(os.path.basename((quoted or angled).decode("utf-8", "surrogateescape"))
-                     for quoted, angled in _INCLUDE.findall(data))
-
-
-@lru_cache(maxsize=4096)
-def _includes(path: str, root: str) -> Included:
-    """The project headers a file's `#include "..."` lines name, as real paths under `root`, and
-    where they were looked for."""
-    try:
-        data = read_file(path)[0]
-    except OSError:
-        return Included((), frozenset(), False)
-    angled = (os.path.join(root, "include"), root)
-    quoted = (os.path.dirname(path), *angled)
-    headers = []
-    folders = set()
-    indexed = False
-    for name, system in _INCLUDE.findall(data):
-        text = (name or system).decode("utf-8", "surrogateescape")
-        found = None
-        for folder in quoted if name else angled:
-            for template in _TEMPLATES:
-                joined = os.path.join(folder, text + template)
-                folders.add(os.path.dirname(joined))
-                if os.path.isfile(joined) and ((candidate := os.path.realpath(joined)) + os.sep).startswith(
-                        os.path.join(root, "")):
-                    found = candidate
-                    break
-            if found is not None:
-                break
-        if found is None:  # an include folder of the build's (`-Icore/src`): the one project file of that name
-            found = _unique_header(root, text)
-            indexed = True
-        if found is not None:
-            headers.append(found)
-    return Included(tuple(headers), frozenset(folders), indexed)
-
-
-def _unique_header(root: str, name: str) -> str | None:
-    """The one header of the project whose path ends with `name` (`Kokkos_Core.hpp` in
-    `core/src/`, `RAJA/config.hpp` as `include/RAJA/config.hpp.in`), or None (none, or several)."""
-    wanted = name.replace(os.sep, "/").lstrip("./")
-    candidates = [path for template in _TEMPLATES for path in _headers_named(root).get(posixpath.basename(wanted + template), ())
-                  if path.replace(os.sep, "/").endswith("/" + wanted + template)]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-@lru_cache(maxsize=16)
-def _headers_named(root: str) -> dict[str, tuple[str, ...]]:
-    """The project's headers by file name (from the project's walk, when first asked); each path
-    with its links resolved."""
-    found: dict[str, list[str]] = {}
-    real_root = os.path.realpath(root)
-
-    def enter(folder: str, name: str, listing: Scan) -> bool:
-        return name not in _NOT_WALKED and not name.startswith(".")
-
-    for folder, listing in walk_of(root).folders(enter):
-        real_folder = os.path.join(real_root, folder) if folder else real_root
-        for name, kind in zip(listing.names, listing.kinds):
-            if kind != DIR and name.endswith(_HEADER_SUFFIXES):
-                found.setdefault(name, []).append(listing.links.get(name) or os.path.join(real_folder, name))
-    return {name: tuple(sorted(paths)) for name, paths in found.items()}
-
-
-@lru_cache(maxsize=16)
-def _index_digest(root: str) -> bytes:
-    """A digest of the project's header index: kept facts that asked it hold while it is the same."""
-    text = "\n".join(f"{name}\0{chr(0).join(paths)}" for name, paths in sorted(_headers_named(root).items()))
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
+    local = header.local_macros
+    fixed = frozenset().union(*(model.fixed for model in header.rocm_models))
+    found: set[str] = set()
+    for event in local.events.get(name, ()):
+        for term, _ in header.path_below_guard(event.arm):
+            found |= term.names
+    return frozenset(found - fixed - local.events.keys())
 
 
 def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tuple[set[str], set[str]]:
@@ -302,10 +263,7 @@ def _cmakedefined(path: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _thresholds(path: str) -> Mapping[str, int]:
     """A header's file-level integer definitions (one definition per name)."""
-    try:
-        data = read_file(path)[0]
-    except OSError:
-        return {}
+    data = file_bytes(path)
     directives = scan(data).directives
     local = LocalMacros(data, directives, GroupTree(directives), {})
     return {name: events[0].value for name, events in local.events.items()

@@ -9,20 +9,14 @@ deleted): the build files' facts (`platform_profile`), and the build switches th
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 
-from ..core.languages import CPP, language_of
-from ..core.reading import read_file
-from ..model.platform_names import CUDA, ROCM, build_macro
-from .discovery import DEFAULT_EXTENSIONS, discover
+from ..model.platform_names import ROCM, build_macro
 from ..model.rewrite_macros import is_rewrite_macro
 from .platform_profile import Entry, Inference, infer
+from .source_switches import rocm_side, tested_switches
 
 CONFIG_NAME = ".hipify-guard.toml"
-_CONDITION = re.compile(rb"^[ \t]*#[ \t]*(?:el)?if(?:n?def)?\b([^\r\n]*)", re.M)
-_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_HIP_OWN = frozenset({"__HIP_PLATFORM_AMD__", "USE_ROCM"})
 _TITLES = {
     "hipify": "How the sources reach ROCm (\"torch-extension\": PyTorch's hipify in an extension's build).",
     "rocm-build-macros": "Defined in every ROCm build: \"this is the ROCm build\".",
@@ -39,33 +33,20 @@ _HEADER = """\
 
 def source_switches(root: str, counts: dict[str, int] | None = None) -> list[Entry]:
     """The build switches (by name, spec §11.1) that the conditional directives below `root` test,
-    each with its first test as evidence (`counts`: filled with how many conditions test each)."""
-    first: dict[str, Entry] = {}
-    counts = {} if counts is None else counts
-    for name, path in discover([root], DEFAULT_EXTENSIONS):
-        if language_of(name) != CPP:
-            continue
-        try:
-            data = read_file(path)[0]
-        except OSError:
-            continue
-        for match in _CONDITION.finditer(data):
-            for word in _NAME.findall(match.group(1)):
-                macro = word.decode("ascii")
-                if macro in _HIP_OWN or macro in first:
-                    counts[macro] = counts.get(macro, 0) + 1
-                switch = build_macro(macro) if macro not in first else None
-                if switch is not None:
-                    counts[macro] = counts.get(macro, 0) + 1
-                if switch is not None:
-                    line = data.count(b"\n", 0, match.start()) + 1
-                    text = match.group(0).strip().decode("utf-8", "replace")
-                    key = "rocm-build-macros" if switch.side == ROCM else "cuda-build-macros"
-                    where = os.path.relpath(name, root).replace(os.sep, "/")
-                    first[macro] = Entry(key, macro, f"{where}:{line}: {text} (by its name)")
-    rocm_prefixes = {build_macro(entry.value).prefix for entry in first.values() if entry.key == "rocm-build-macros"}
-    return [entry for entry in first.values() if entry.key == "rocm-build-macros"
-            or build_macro(entry.value).side == CUDA and build_macro(entry.value).prefix in rocm_prefixes - {""}]
+    each with its first test as evidence (`counts`: filled with how many conditions test each):
+    the ROCm-side ones, and the CUDA-side ones whose prefix has a ROCm side among them, as `check`
+    reads them (`source_switches`)."""
+    tested = tested_switches(os.path.abspath(root))
+    if counts is not None:
+        counts.update((name, item.count) for name, item in tested.items())
+    rocm_prefixes = {build_macro(name).prefix for name in rocm_side(tested)} - {""}
+    entries = []
+    for name, item in tested.items():
+        switch = build_macro(name)
+        if switch is not None and (switch.side == ROCM or switch.prefix in rocm_prefixes):
+            key = "rocm-build-macros" if switch.side == ROCM else "cuda-build-macros"
+            entries.append(Entry(key, name, f"{item.first} (by its name)"))
+    return entries
 
 
 def render(root: str) -> str:

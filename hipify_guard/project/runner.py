@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.languages import CPP, language_of
+from ..core.languages import CPP, PYTHON, language_of
 from ..core.reading import NotAFile, read_file
 from ..engine.diagnostics import FileReport, ToolMessage, resolve
 from ..engine.lint import Chosen, FixResult, analyse, fix, fix_finding, language_codes, rule_filter, run_rules, settle
@@ -15,9 +15,11 @@ from ..model.defines import assumed_undefined, near_miss_defines
 from ..model.settings import Settings
 
 if TYPE_CHECKING:
+    from ..engine.front_ends import Analysis
     from ..model.analysis import FileAnalysis
 from .job import CHECK, DIFF, FIX, Job
-from .workspace import with_header_facts
+from .build_scope import cuda_only_codes
+from .workspace import cuda_only_by_includes, with_header_facts
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _API_RULES = ("HG203", "HG204")
@@ -95,7 +97,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
     language = language_of(job.filename)
     if job.near_misses_of and language == CPP:
         report.near_miss_defines = near_miss_defines(data, job.near_misses_of)
-    skipped = _why_skipped(data)
+    skipped = _why_skipped(data, language)
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
@@ -106,14 +108,24 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
     if job.mode == CHECK:
         file = analyse(job.filename, data, job.settings)
         found = run_rules(file, worth)
+        report.notes += _not_judged(job.filename, file)
         report.assumed_undefined = assumed_undefined(data, found)
-        if not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
+        if language == PYTHON:
+            if not job.settings.python_project:  # (what the other modules say: `python_facts`)
+                from ..model.python_requests import requests  # (the Python front end: loaded by its files)
+
+                report.outside_names = requests(file, found)
+        elif not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
             report.outside_names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
         findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
         return data
-    settings = _knowing_headers(job, data) if language == CPP and not _HEADER_RULES.isdisjoint(worth) else job.settings
+    settings = job.settings
+    if language == CPP and not _HEADER_RULES.isdisjoint(worth):
+        settings, codes = _knowing_headers(job, data, codes)
+    elif language == PYTHON:
+        settings = _knowing_modules(job, data, worth)
     result = fix(job.filename, data, settings, codes, unsafe=job.unsafe_fixes)
     _report_fix(job, result, report)
     if job.mode == DIFF and result.data != data:
@@ -124,7 +136,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
 def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, suppress: bool = False) -> bytes:
     """Fix only the finding `chosen` picks (with `suppress`: add the comment that suppresses it),
     verified as `process` verifies, filling `report`; returns the new bytes."""
-    skipped = _why_skipped(data)
+    skipped = _why_skipped(data, language_of(job.filename))
     if skipped:
         report.notes.append(ToolMessage(job.filename, skipped))
         return data
@@ -140,6 +152,7 @@ def process_one(job: Job, data: bytes, report: FileReport, chosen: Chosen, *, su
 
 
 def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
+    report.notes += _not_judged(job.filename, result.analysis)
     if result.remaining:
         report.diagnostics = resolve(job.filename, result.remaining, result.analysis.lines)
     report.fixed = len(result.applied)
@@ -148,17 +161,35 @@ def _report_fix(job: Job, result: FixResult, report: FileReport) -> None:
     report.notes += [ToolMessage(job.filename, message) for message in result.unproven]
 
 
-def _knowing_headers(job: Job, data: bytes) -> Settings:
-    """The job's settings with what its included project headers define (a fix run writes as it
-    goes, so it reads them first; a check run settles them after the run)."""
+def _knowing_headers(job: Job, data: bytes, codes: tuple[str, ...]) -> tuple[Settings, tuple[str, ...]]:
+    """The job's settings with what its included project headers define, and the rules to run
+    (without the ROCm ones on a header with their findings that every includer includes where no
+    ROCm build goes): a fix run writes as it goes, so it reads them first; a check run settles
+    them after the run."""
     if job.path == "-" or _knows_headers(job.settings):
-        return job.settings
+        return job.settings, codes
     from ..model.analysis import FileAnalysis
 
     file = FileAnalysis(job.filename, data, job.settings)
     found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
     names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
-    return with_header_facts(job.settings, job.path, names) if names else job.settings
+    settings = with_header_facts(job.settings, job.path, names) if names else job.settings
+    if found and cuda_only_by_includes(job.path, settings):
+        codes = cuda_only_codes(codes)
+    return settings, codes
+
+
+def _knowing_modules(job: Job, data: bytes, codes: list[str]) -> Settings:
+    """The job's settings with what the project's other Python modules say of the file (a fix
+    run writes as it goes, so it asks them first; a check run settles them after the run)."""
+    if job.path == "-" or job.settings.python_project:
+        return job.settings
+    from ..model.python_requests import requests
+    from .python_facts import with_python_facts
+
+    file = analyse(job.filename, data, job.settings)
+    asked = requests(file, run_rules(file, codes))
+    return with_python_facts(job.settings, job.path, asked) if asked else job.settings
 
 
 def _knows_headers(settings: Settings) -> bool:
@@ -181,12 +212,23 @@ def _rewrite_names(settings: Settings, findings: list) -> frozenset[str]:  # noq
     return frozenset(define.name for define in configured)
 
 
-def _why_skipped(data: bytes) -> str:
+def _why_skipped(data: bytes, language: str) -> str:
     if data.startswith(_UTF16_BOMS):
         return "UTF-16 encoded file (byte-order mark): not checked; hipify-guard reads UTF-8 and 8-bit sources"
     if b"\0" in data:
         return "binary file (contains NUL bytes): skipped"
-    return ""
+    if language != CPP or b"{%" not in data:
+        return ""
+    from ..cpp.templates import unrendered  # (a template's tag: C/C++ files only)
+
+    return unrendered(data)
+
+
+def _not_judged(filename: str, file: Analysis | None) -> list[ToolMessage]:
+    """A note for each condition of a C/C++ file that the tool does not judge (`unjudged`)."""
+    if file is None or file.language != CPP:
+        return []
+    return [ToolMessage(filename, why, *file.lines.position(offset)) for offset, why in file.unjudged()]
 
 
 def unified_diff(filename: str, old: bytes, new: bytes) -> str:

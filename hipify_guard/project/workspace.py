@@ -14,16 +14,19 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core.languages import CPP, PYTHON, language_of
 from ..engine.catalogue import off_by_default
 from ..engine.diagnostics import FileReport
 from ..engine.selection import Selection
 from ..model.defines import MISSPELLING, tree_near_miss_defines
+from ..model.platform_names import CUDA, ROCM, build_macro
 from ..model.platforms import MacroSet
 from ..model.project_profile import ProjectProfile
 from ..model.python_platform import PythonPlatforms
 from ..model.settings import Settings
 from ..model.spelling import settings_known
 from .build_scope import BuildSources, cuda_only_codes, with_builds
+from .cuda_only_headers import HEADERS
 from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
 from .job import CHECK, Job
@@ -286,15 +289,20 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     """The reports of a check run once the project headers are read: a file whose results took
     names to be defined nowhere (`outside_names`: thresholds its CUDA version guards compare
     with, APIs its HG203/HG204 findings name) that a project header it includes defines, is
-    checked again knowing them (spec §11.3, §11.4)."""
+    checked again knowing them (spec §11.3, §11.4); a header with ROCm findings that every file
+    including it includes where no ROCm build goes loses the ROCm rules (`cuda_only_includes`)."""
     again, redo = [], []
     for number, report in enumerate(reports):
         job = jobs[number]
-        if report.outside_names and job.path != "-":
-            settings = with_header_facts(job.settings, job.path, report.outside_names)
-            if settings is not job.settings:
-                again.append(number)
-                redo.append(replace(job, near_misses_of=frozenset(), settings=settings))
+        if job.path == "-" or language_of(job.filename) != CPP:
+            continue
+        settings = with_header_facts(job.settings, job.path, report.outside_names) if report.outside_names else (
+            job.settings)
+        codes = cuda_only_codes(job.codes) if _rocm_findings(report, job) and cuda_only_by_includes(
+            job.path, settings) else job.codes
+        if settings is not job.settings or codes != job.codes:
+            again.append(number)
+            redo.append(replace(job, near_misses_of=frozenset(), settings=settings, codes=codes))
     if not again:
         return reports
     settled = list(reports)
@@ -303,15 +311,64 @@ def settle_header_facts(jobs: Sequence[Job], reports: list[FileReport],
     return settled
 
 
+def _rocm_findings(report: FileReport, job: Job) -> bool:
+    """Whether the report of a header the ROCm rules run on has findings of them."""
+    rocm = set(job.codes) - set(cuda_only_codes(job.codes))
+    return job.path.endswith(HEADERS) and any(item.code in rocm for item in report.diagnostics)
+
+
+def cuda_only_by_includes(path: str, settings: Settings) -> str:
+    """Why no ROCm build compiles the header `path` by the files that include it ("": some may,
+    or a compilation database or the build files say what compiles it)."""
+    project = project_root_of(path)
+    if project is None or settings.builds or settings.rocm_only or not path.endswith(HEADERS):
+        return ""
+    from .cuda_only_includes import cuda_only_by_includers  # (the C/C++ front end)
+
+    return cuda_only_by_includers(os.path.abspath(path), project, settings, with_header_facts)
+
+
+def settle_module_facts(jobs: Sequence[Job], reports: list[FileReport],
+                        rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the project's other Python modules are asked what the
+    Python files with findings asked them (`python_facts`, loaded only then)."""
+    if not any(report.outside_names and language_of(job.filename) == PYTHON for job, report in zip(jobs, reports)):
+        return reports
+    from .python_facts import settle_python_facts
+
+    return settle_python_facts(jobs, reports, rerun)
+
+
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
-    """`settings` knowing what the project headers `path` includes define of `names`."""
+    """`settings` knowing what the project around `path` says of `names`: what the project headers
+    it includes define, and the ROCm side its sources test of a CUDA-side switch (`with_pairs`)."""
     from .header_facts import included_facts  # (the C/C++ front end: a run over Python files needs none)
 
-    facts = included_facts(path, names, project_root_of(path) or os.path.dirname(os.path.abspath(path)), settings)
+    names = frozenset(names)
+    project = project_root_of(path)
+    settings = with_pairs(settings, project, names) if project is not None else settings
+    facts = included_facts(path, names, project or os.path.dirname(os.path.abspath(path)), settings)
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings
     return replace(settings, header_defines=tuple(sorted(facts.values.items())), header_definitions=facts.defined,
                    header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only, header_reached=facts.reached)
+
+
+def with_pairs(settings: Settings, root: str, names: frozenset[str]) -> Settings:
+    """`settings` knowing the ROCm-side switches the project's sources test (`source_switches`) of
+    the prefixes of the CUDA-side ones among `names` (spec §11.1: `KOKKOS_ENABLE_CUDA` is the CUDA
+    build's where the project tests `KOKKOS_ENABLE_HIP`, in this file or another)."""
+    profile = settings.profile
+    paired = {switch.prefix for name in profile.platform_names if (switch := build_macro(name)) and switch.side == ROCM}
+    wanted = {switch.prefix for name in names if (switch := build_macro(name)) and switch.side == CUDA} - paired - {""}
+    if not wanted or not profile.infer:
+        return settings
+    from .source_switches import rocm_side, tested_switches  # (reads the sources once per project and run)
+
+    pairs = frozenset(name for name in rocm_side(tested_switches(root)) if build_macro(name).prefix in wanted)
+    if not pairs:
+        return settings
+    return replace(settings, profile=replace(profile, platform_names=profile.platform_names | pairs))
 
 
 @lru_cache(maxsize=256)

@@ -1,7 +1,8 @@
-// --policy auto decides ROCm's branch of an implicit guard by what the branch calls.
+// --policy auto decides ROCm's branch of an implicit guard by what the branch calls. Without a
+// policy (preserve), a guard whose branch says otherwise than ROCm's outcome of today gets no safe fix.
 #include <cuda_runtime.h>
 
-// Calls an API that HIP added in 6.2.0: auto takes the branch on ROCm 6.2 and newer.
+// Calls an API that HIP added in 6.2.0: auto takes the branch on ROCm 6.2 and newer (no safe fix).
 #if defined(CUDA_VERSION) && CUDA_VERSION >= 12000  // expect: HG101
 inline cudaError_t instantiate(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphInstantiateParams* params) {
   cudaGraphUpload(*exec, 0);

@@ -9,8 +9,8 @@ inline void flush() {}
 inline void flush() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner); }
 #endif
 
-// Uses an API that HIP does not have: auto excludes ROCm (unsafe: ROCm takes it today).
-#if (!defined(CUDA_VERSION) || CUDA_VERSION < 11030) || defined(USE_ROCM)  // expect: HG102
+// Uses an API that HIP does not have: auto excludes ROCm (unsafe: ROCm takes it today); no safe fix.
+#if !defined(CUDA_VERSION) || CUDA_VERSION < 11030  // expect: HG102
 inline void legacy_flush() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner); }
 #endif
 

@@ -1,5 +1,6 @@
 // --policy auto decides from the evidence in the branch (spec §14); each guard below is true on
-// ROCm today (CUDA_VERSION is undefined there, so it reads as 0).
+// ROCm today (CUDA_VERSION is undefined there, so it reads as 0). Without a policy, the four whose
+// branch only CUDA can compile get no safe fix: keeping ROCm in them is no fix.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 

@@ -1,9 +1,9 @@
 // Constants that no real version has on the compared macro's scale (spec §2).
-#if HIP_VERSION >= 403  // expect: HG104
+#if HIP_VERSION >= 403  // right on every release: HG108, off by default
 #endif
-#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 308  // expect: HG104
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 308  // HG108 too
 #endif
-#if 403 <= HIP_VERSION  // expect: HG104
+#if 403 <= HIP_VERSION  // HG108 too
 #endif
 #if HIP_VERSION >= 50200  // expect: HG104
 #endif

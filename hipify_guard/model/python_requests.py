@@ -1,0 +1,49 @@
+"""What a Python file with findings asks the project's other modules (`python_project`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from ..core.findings import Finding
+from .python_analysis import PythonFile
+from .python_project import CALLERS, VALUE
+
+_TORCH = "torch"
+_TESTS = (ast.Compare, ast.BoolOp, ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
+def requests(file: PythonFile, findings: Iterable[Finding]) -> frozenset[str]:
+    """What the file asks of the other modules, given its findings: the callers of the module-level
+    functions that hold one, and the values of the names it imports from modules other than torch's
+    and tests (`from .utils import SYSTEM`, then `SYSTEM == "cuda"`)."""
+    findings = list(findings)
+    tree = file.tree
+    if not findings or tree is None:
+        return frozenset()
+    asked = set()
+    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for finding in findings:
+        for function in functions:
+            start, end = file.span(function)
+            if start <= finding.start < end:
+                asked.add(CALLERS + function.name)
+    tested = _tested_names(file)
+    for node in file.nodes(ast.ImportFrom):
+        module = "." * node.level + (node.module or "")
+        if module.split(".")[0] == _TORCH:
+            continue
+        asked.update(f"{VALUE}{module}:{alias.name}" for alias in node.names
+                     if alias.name != "*" and (alias.asname or alias.name) in tested)
+    return frozenset(asked)
+
+
+def _tested_names(file: PythonFile) -> set[str]:
+    """The plain names the file uses in tests (conditions, comparisons, `and`/`or`)."""
+    parents = file.source.parents
+    names = set()
+    for node in file.nodes(ast.Name):
+        parent = parents.get(id(node))
+        if isinstance(parent, _TESTS) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+            names.add(node.id)
+    return names

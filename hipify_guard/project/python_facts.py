@@ -1,0 +1,278 @@
+"""What the project's other Python modules say of one file (issue 25; `model.python_project`):
+the constants of the platform variables it imports, and which of its module-level functions the
+other modules call only where ROCm never goes.
+
+Imports are resolved inside the project: `from .utils import X` from the importing file's
+package, `from pkg.utils import X` from the importing file's folder and each folder above it up to
+the project root (`pkg/utils.py`, else `pkg/utils/__init__.py`). A module imported that way is
+read with its own flow and no facts of its own (one level). Callers are looked for in the
+project's Python files whose bytes name the function (each file read once per run and root):
+`from <the module> import f` then `f(...)`, and `<the module>.f(...)` through an `import`. A
+function counts as unreached when some other module refers to it and ROCm reaches none of those
+references; a name imported from another project module (which may re-export it) counts as
+reached.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from ..core.languages import PYTHON, language_of
+from ..core.reading import read_file
+from ..engine.diagnostics import FileReport
+from ..model.python_analysis import PythonFile
+from ..model.python_module_values import module_constants
+from ..model.python_platform import PythonPlatforms
+from ..model.python_project import CALLERS, VALUE, PythonProjectFacts, value_key
+from ..model.settings import Settings
+from .job import Job
+from ..walk.paths import project_root_of
+from ..walk.project_walk import DIR, Scan, walk_of
+
+_NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
+
+
+class CallerIndex:
+    """The references to the functions asked of a project, found in one read of every Python file
+    of its root (for all the functions asked under that root at once); each file that names one
+    and its module is analysed once, and only what it says of them is kept."""
+
+    def __init__(self, asked: Iterable[tuple[str, str, str]]) -> None:
+        self._asked: dict[str, set[tuple[str, str]]] = {}  # root -> (function, the path of its module)
+        for root, name, path in asked:
+            self._asked.setdefault(root, set()).add((name, path))
+        self._naming: dict[str, dict[tuple[str, str], list[str]]] = {}
+        self._said: dict[str, dict[str, list[tuple[str | None, bool]]]] = {}
+
+    def references(self, root: str, name: str, path: str,
+                   settings: Settings) -> Iterator[tuple[str, str | None, bool]]:
+        """(the referring file, the module file it takes `name` from (None: one that may re-export
+        it), whether ROCm reaches the reference) for each reference in the project's files that
+        name both the function and its module."""
+        asked = self._asked.setdefault(root, set())
+        if root not in self._naming or (name, path) not in asked:
+            asked.add((name, path))
+            self._naming[root] = _naming(root, frozenset(asked))
+        names = frozenset(function for function, _ in asked)
+        for where in self._naming[root].get((name, path), ()):
+            said = self._said.get(where)
+            if said is None or name not in said:
+                said = self._said[where] = {**(said or {}), **_what_it_says(where, names, root, settings)}
+            for target, reached in said.get(name, ()):
+                yield where, target, reached
+
+
+def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
+                        rerun: Callable[[list[Job]], list[FileReport]]) -> list[FileReport]:
+    """The reports of a check run once the other modules are asked: a Python file with findings
+    that asked something (`outside_names`: `python_project.requests`) is checked again knowing the
+    answers, when there are any."""
+    asking = [(number, job) for number, job in enumerate(jobs) if job.path != "-" and reports[number].outside_names
+              and language_of(job.filename) == PYTHON]
+    roots = {number: _root_of(job.path) for number, job in asking}
+    index = CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path)) for number, job in asking
+                        for request in reports[number].outside_names if request.startswith(CALLERS))
+    again, redo = [], []
+    for number, job in asking:
+        settings = with_python_facts(job.settings, job.path, reports[number].outside_names, index)
+        if settings is not job.settings:
+            again.append(number)
+            redo.append(replace(job, near_misses_of=frozenset(), settings=settings))
+    if not again:
+        return reports
+    settled = list(reports)
+    for number, report in zip(again, rerun(redo)):
+        settled[number] = report
+    return settled
+
+
+def with_python_facts(settings: Settings, path: str, requests: Iterable[str], index: CallerIndex | None = None) -> Settings:
+    """`settings` knowing what the project's other modules answer to `requests` (unchanged when nothing)."""
+    root, here = _root_of(path), os.path.realpath(path)
+    index = index or CallerIndex((root, request[len(CALLERS):], here) for request in requests
+                                 if request.startswith(CALLERS))
+    plain = replace(settings, python_project=PythonProjectFacts())  # (the other modules: one level)
+    values, unreached = [], set()
+    for request in sorted(requests):
+        if request.startswith(VALUE):
+            module, _, name = request[len(VALUE):].rpartition(":")
+            found = _imported_constants(here, module, name, root, plain)
+            if found is not None:
+                values.append(found)
+        elif request.startswith(CALLERS):
+            name = request[len(CALLERS):]
+            if _unreached(here, name, root, plain, index):
+                unreached.add(name)
+    facts = PythonProjectFacts(tuple(values), frozenset(unreached))
+    return replace(settings, python_project=facts) if facts else settings
+
+
+def _imported_constants(importer: str, module: str, name: str, root: str,
+                        settings: Settings) -> tuple[tuple[str, ...], tuple[object, ...] | None,
+                                                     tuple[object, ...] | None] | None:
+    """(the name as the importer resolves it, its constants on ROCm, on CUDA) when a project
+    module defines it as a platform variable."""
+    target = module_file(importer, module, root)
+    if target is None:
+        return None
+    try:
+        status = os.stat(target)
+    except OSError:
+        return None
+    held = _constants_in(target, status.st_mtime_ns, name, settings.python)
+    return (value_key(module, name), *held) if held != (None, None) else None
+
+
+@lru_cache(maxsize=1024)
+def _constants_in(path: str, mtime: int, name: str,
+                  platforms: PythonPlatforms) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
+    """The constants the module at `path` leaves in its variable `name` on ROCm and on CUDA."""
+    file = _module(path, Settings(python=platforms))
+    if file is None or file.tree is None:
+        return None, None
+    held = []
+    for flow in (file.flow, file.cuda_flow):
+        state = module_constants(file.tree, name, flow.statements)[-1]
+        held.append(None if state is None else tuple(sorted(state, key=repr)))
+    return held[0], held[1]
+
+
+def _unreached(path: str, name: str, root: str, settings: Settings, index: CallerIndex) -> bool:
+    """Whether some other module refers to the function `name` of `path`, and ROCm reaches none of
+    those references."""
+    referred = False
+    for where, target, reached in index.references(root, name, path, settings):
+        if where == path or (target is not None and target != path):
+            continue
+        if target is None or reached:
+            return False
+        referred = True
+    return referred
+
+
+def _what_it_says(path: str, names: frozenset[str], root: str,
+                  settings: Settings) -> dict[str, list[tuple[str | None, bool]]]:
+    """For each of `names` the module refers to: (the module file it takes it from, None for
+    another project module that may re-export it; whether ROCm reaches the reference)."""
+    try:
+        data, _ = read_file(path)
+    except OSError:
+        return {}
+    file = PythonFile(path, data, settings)
+    said: dict[str, list[tuple[str | None, bool]]] = {name: [] for name in names}
+    if file.tree is None:
+        return said
+    for node in file.nodes(ast.ImportFrom):
+        for alias in node.names:
+            if alias.name not in names:
+                continue
+            module = "." * node.level + (node.module or "")
+            source = module_file(path, module, root)
+            if source is None:
+                continue
+            uses = list(_uses(file, alias.asname or alias.name, value_key(module, alias.name)))
+            said[alias.name] += [(source, file.flow.reachable(use)) for use in uses]
+            if not _defines(source, alias.name):
+                said[alias.name].append((None, True))  # (a module that imports it from elsewhere, perhaps)
+    for node in file.nodes(ast.Attribute):
+        if node.attr in names and isinstance(node.ctx, ast.Load):
+            base = file.symbols.names(node.value, aliases=False)
+            source = module_file(path, ".".join(base), root) if base else None
+            if source is not None:
+                said[node.attr].append((source, file.flow.reachable(node)))
+    return said
+
+
+def _uses(file: PythonFile, local: str, imported: tuple[str, ...]) -> Iterator[ast.Name]:
+    """The reads of the name `local` bound by the import of `imported`."""
+    for node in file.nodes(ast.Name):
+        if node.id == local and isinstance(node.ctx, ast.Load):
+            bound = file.symbols.binding(local, node)
+            if bound is not None and bound.names == imported:
+                yield node
+
+
+def module_file(importer: str, module: str, root: str) -> str | None:
+    """The project file (real path) a module name means in `importer`: relative to its package
+    for `.x`, else from its folder and each folder above it up to `root`."""
+    relative = module.lstrip(".")
+    level = len(module) - len(relative)
+    parts = relative.split(".") if relative else []
+    folder = os.path.dirname(importer)
+    if level:
+        for _ in range(level - 1):
+            folder = os.path.dirname(folder)
+        bases = [folder]
+    else:
+        bases = []
+        while True:
+            bases.append(folder)
+            parent = os.path.dirname(folder)
+            if folder == root or parent == folder or not folder.startswith(root):
+                break
+            folder = parent
+    for base in bases:
+        candidate = os.path.join(base, *parts)
+        for file in (candidate + ".py", os.path.join(candidate, "__init__.py")):
+            if parts and os.path.isfile(file):
+                return os.path.realpath(file)
+    return None
+
+
+def _module(path: str, settings: Settings) -> PythonFile | None:
+    """A project module, analysed (None when it cannot be read)."""
+    try:
+        data, _ = read_file(path)
+    except OSError:
+        return None
+    return PythonFile(path, data, settings)
+
+
+@lru_cache(maxsize=1024)
+def _defines(path: str, name: str) -> bool:
+    """Whether the module at `path` defines `name` at its top level (a `def` or `class`)."""
+    try:
+        tree = ast.parse(read_file(path)[0])
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name
+               for node in tree.body)
+
+
+def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+    """The project's Python files (real paths) whose bytes name each function asked and its module
+    (a reference does: `from ...<module> import f`, `<module>.f`, `from . import f` in the package)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    wanted = [(key, key[0].encode(), _module_word(key[1]).encode(), key[1].endswith("__init__.py"))
+              for key in sorted(asked)]
+
+    def enter(folder: str, name: str, listing: Scan) -> bool:
+        return name not in _NOT_WALKED and not name.startswith(".")
+
+    for folder, listing in walk_of(root).folders(enter):
+        for name, kind in zip(listing.names, listing.kinds):
+            if kind == DIR or not name.endswith(".py"):
+                continue
+            path = os.path.realpath(os.path.join(root, folder, name))
+            try:
+                data, _ = read_file(path)
+            except OSError:
+                continue
+            for key, function, module, package in wanted:
+                if function in data and (module in data or (package and b"from ." in data)):
+                    found.setdefault(key, []).append(path)
+    return found
+
+
+def _module_word(path: str) -> str:
+    """The word a reference to a module names it by: its file's stem, its folder's for a package."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
+
+
+def _root_of(path: str) -> str:
+    return os.path.realpath(project_root_of(path) or os.path.dirname(os.path.abspath(path)))

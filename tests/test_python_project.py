@@ -1,0 +1,114 @@
+"""Python findings that depend on the project's other modules (issue 25): the constants of a
+platform variable a file imports, and the callers of a module's functions one call deep, in other
+modules. Real git projects on disk, the real CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import git_project, run_cli
+
+PLATFORM = '''import torch
+
+SYSTEM = None
+if torch.version.hip is not None:
+    SYSTEM = "rocm"
+elif torch.version.cuda is not None and torch.cuda.is_available():
+    SYSTEM = "cuda"
+else:
+    SYSTEM = "cpu"
+'''
+LAYERS = '''import torch
+
+from server.utils.platform import SYSTEM
+from ..utils.platform import SYSTEM as KIND
+
+
+def fp8_kernel() -> str:
+    if SYSTEM == "cuda":
+        major, _ = torch.cuda.get_device_capability()
+        if major == 9:
+            return "wgmma"
+    return "generic"
+
+
+def marlin() -> bool:
+    return KIND in ("cuda", "xpu") and torch.cuda.get_device_capability()[0] == 9
+
+
+def any_gpu() -> bool:
+    return SYSTEM != "cpu" and torch.cuda.get_device_capability()[0] == 9
+'''
+HELPERS = '''import torch
+
+
+def cuda_version() -> tuple[int, int]:
+    major, minor = torch.version.cuda.split(".")[:2]
+    return int(major), int(minor)
+
+
+def cuda_arch_flags() -> list[str]:
+    return ["-gencode"] if int(torch.version.cuda.split(".")[0]) >= 12 else []
+'''
+CALLERS = '''import torch
+
+from tools import helpers
+from tools.helpers import cuda_arch_flags, cuda_version
+
+
+def flags() -> list[str]:
+    if torch.version.cuda is not None and cuda_version() >= (12, 0):
+        return helpers.cuda_arch_flags()
+    return []
+
+
+def more_flags() -> list[str]:
+    return cuda_arch_flags()
+'''
+
+
+def _found(root: Path, *paths: str, fix: bool = False) -> set[tuple[str, int, str]]:
+    result = run_cli("check", "--output-format", "json", *(("--fix",) if fix else ()), *(paths or (".",)), cwd=root)
+    assert result.code in (0, 1), result.stderr
+    return {(Path(item["filename"]).as_posix().lstrip("./"), item["location"]["row"], item["code"])
+            for item in result.json()}
+
+
+def test_an_imported_platform_variable_decides_where_rocm_goes(tmp_path: Path) -> None:
+    """text-generation-inference: `SYSTEM` is "rocm" on ROCm, so `if SYSTEM == "cuda":` keeps ROCm
+    out and `SYSTEM != "cpu"` lets it in, whether imported absolutely or relatively, and whether
+    the folder or the file alone is checked; a change of the other module is seen on a warm run."""
+    root = git_project(tmp_path / "tgi", {
+        "server/__init__.py": "", "server/utils/__init__.py": "", "server/layers/__init__.py": "",
+        "server/utils/platform.py": PLATFORM, "server/layers/fp8.py": LAYERS,
+    })
+    expected = {("server/layers/fp8.py", 20, "HG303")}
+    assert _found(root) == expected
+    assert _found(root, "server/layers/fp8.py") == expected
+    assert _found(root) == expected  # (the cache's answer)
+    assert _found(root, fix=True) == expected  # (a fix run asks the other modules first)
+    (root / "server/utils/platform.py").write_text(PLATFORM.replace('SYSTEM = "rocm"', 'SYSTEM = "cuda"'))
+    assert _found(root) == expected | {("server/layers/fp8.py", 10, "HG303"), ("server/layers/fp8.py", 16, "HG303")}
+
+
+def test_a_helper_every_caller_in_the_project_guards_is_not_reported(tmp_path: Path) -> None:
+    """apex-style: a helper that reads torch.version.cuda, called from another module only after
+    `torch.version.cuda is not None`; its sibling, also called unguarded, is reported."""
+    root = git_project(tmp_path / "ext", {
+        "tools/__init__.py": "", "tools/helpers.py": HELPERS, "build.py": CALLERS,
+    })
+    assert _found(root) == {("tools/helpers.py", 10, "HG301")}
+    # A second caller of the guarded helper that ROCm reaches brings its finding back.
+    (root / "bench.py").write_text("from tools.helpers import cuda_version\n\nprint(cuda_version())\n")
+    assert _found(root) == {("tools/helpers.py", 5, "HG301"), ("tools/helpers.py", 10, "HG301")}
+
+
+def test_a_helper_nobody_calls_or_one_imported_through_a_package_stays_reported(tmp_path: Path) -> None:
+    """No caller in the project (a library's function: its users call it), or a caller that imports
+    it from a module that re-exports it: the finding stays."""
+    root = git_project(tmp_path / "lib", {"tools/__init__.py": "", "tools/helpers.py": HELPERS})
+    assert _found(root) == {("tools/helpers.py", 5, "HG301"), ("tools/helpers.py", 10, "HG301")}
+    (root / "tools/__init__.py").write_text("from .helpers import cuda_version\n")
+    (root / "setup.py").write_text("import torch\n\nfrom tools import cuda_version\n\n"
+                                   "if torch.version.cuda is not None:\n    print(cuda_version())\n")
+    assert _found(root) == {("tools/helpers.py", 5, "HG301"), ("tools/helpers.py", 10, "HG301")}

@@ -358,6 +358,46 @@ def test_auto_no_evidence_keeps_today_and_says_so() -> None:
     assert "no evidence decides this branch" in finding.fix.message
 
 
+def test_auto_reads_a_branch_with_the_code_under_the_same_condition() -> None:
+    """Two guards of one feature: the call under the first, the check of its result under the
+    second. The second holds project code only; the first's API decides both."""
+    source = ("void f(cublasHandle_t h, double **a, double **t, int *info) {{\n"
+              "#if CUDA_VERSION >= 6050\n    cublasDgeqrfBatched(h, 4, 4, a, 4, t, info, 8);\n#endif\n"
+              "#if {second}\n    report(check_result(t));\n#endif\n}}\n")
+    findings = check(analysis(source.format(second="CUDA_VERSION >= 6050"), policy=Policy("auto"),
+                              min_rocm=(6, 0, 0)), ["HG101"])
+    assert [f.fix.expectation.rocm for f in findings] == ["true", "true"]
+    assert "HIP has every API the code under the same condition (line 2) uses by ROCm 6.0.0" in findings[1].fix.message
+    findings = check(analysis(source.format(second="CUDA_VERSION >= 9000"), policy=Policy("auto"),
+                              min_rocm=(6, 0, 0)), ["HG101"])  # another condition: another decision
+    assert [f.fix.expectation.rocm for f in findings] == ["true", "false"]
+    assert "no evidence decides this branch" in findings[1].fix.message
+
+
+def test_auto_reads_each_branch_of_the_same_condition_with_its_own_declarations() -> None:
+    """A name's type comes from its declaration in the same branch: `v` is a `half` in the first
+    function only, so `v.x` in the second (a `my_pair`) is no evidence of CUDA's `half`."""
+    source = ("#if CUDA_VERSION >= 11000\nvoid a() {{ half v; use(v); }}\n#endif\n"
+              "#if CUDA_VERSION >= 11000\nvoid b(my_pair v) {{ use(v.x); }}\n#endif\n"
+              "#if CUDA_VERSION >= 11000\nvoid c() {{ {third}; }}\n#endif\n")
+    *_, last = check(analysis(source.format(third="report()"), policy=Policy("auto"), min_rocm=(6, 0, 0)),
+                     ["HG101"])
+    assert last.fix.expectation.rocm == "true" and "uses by ROCm 6.0.0 (min-rocm): `half`" in last.fix.message
+    *_, last = check(analysis(source.format(third="half w; use(w.x)"), policy=Policy("auto"),
+                              min_rocm=(6, 0, 0)), ["HG101"])
+    assert last.fix.expectation.rocm == "false" and "reads `w.x` of a `half`" in last.fix.message
+
+
+def test_auto_leaves_an_include_only_branch_to_its_own_evidence() -> None:
+    """A branch that only includes a header is neither a flag nor code: it stays undecided even
+    when a branch under the same condition uses a HIP API (a CUDA header is the CUDA path)."""
+    source = ("#if CUDA_VERSION >= 9020\n#include <cuda_fp16.h>\n#endif\n"
+              "#if CUDA_VERSION >= 9020\nvoid h(__half x);\n#endif\n")
+    first, second = check(analysis(source, policy=Policy("auto"), min_rocm=(6, 0, 0)), ["HG101"])
+    assert first.fix.expectation.rocm == "false" and "no evidence decides this branch" in first.fix.message
+    assert second.fix.expectation.rocm == "true"
+
+
 def test_auto_counts_names_only_hips_headers_know() -> None:
     """§14.2: `__any_sync` is in no mapping table; HIP 6.3 declares it only behind an opt-in macro."""
     fix = auto_fix("(void)__any_sync(0xffffffff, 1)")

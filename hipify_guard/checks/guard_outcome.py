@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 from operator import attrgetter
 
@@ -13,11 +14,14 @@ from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix, cuda_only_evidence, lacking_apis
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
+from ..model.api_knowledge import is_api
 from ..model.branch_apis import branch_apis
 from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
 from .registry import check, cuda_version_macros
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
 
 def _fates(file: FileAnalysis, today: str) -> Iterator[tuple[Arm, Fate]]:
     for arm in file.arms:
@@ -131,7 +135,7 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     by spec §14's evidence: ROCm takes a branch only CUDA can compile, skips one whose every name
     HIP has (`--policy auto` would change the outcome), or takes instead code that uses an API HIP
     lacks; else ""."""
-    if fate.partial or not fate.alone or fate.today not in ("true", "false"):
+    if fate.partial or not fate.alone or fate.today not in ("true", "false") or not _may_decide(file, arm):
         return ""
     if fate.today == "true":
         evidence = cuda_only_evidence(file, arm)
@@ -146,6 +150,19 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     if taken is not None and (lacking := lacking_apis(file, taken)):
         return f"; no safe fix: the code ROCm takes instead {lacking}, so neither branch compiles for ROCm as it is"
     return ""
+
+
+def _may_decide(file: FileAnalysis, arm: Arm) -> bool:
+    """Whether the text of the arm and of the `#else` after it holds anything §14's evidence reads:
+    an API name, `asm`, an `#error` (a screen: the branch facts read the whole file, and a guard
+    around project code in a file of 100 MB should not cost that)."""
+    arms = arm.conditional.arms
+    last = min(arm.index + 2, len(arms))
+    end = (arms[last].directive.hash if last < len(arms)
+           else arm.conditional.endif.hash if arm.conditional.endif else len(file.data))
+    text = file.data[arm.directive.end:end]
+    return b"asm" in text or b"error" in text or any(
+        is_api(name.decode("latin-1")) for name in set(_IDENTIFIER.findall(text)))
 
 
 def _else_arm(arm: Arm) -> Arm | None:

@@ -14,7 +14,10 @@ first evidence decides:
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
 3. it uses APIs and HIP has each of them: include ROCm;
-4. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
+4. nothing above in the branch's own group, and the branch holds code: the same steps over the
+   file's other branches under the very same condition (`_kin`), the rest of the feature that
+   condition gates;
+5. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
    explicit as `preserve` makes it, and the message says so.
 
 Every message names the evidence that decided (the API and its source, the PTX, the declaration)
@@ -33,6 +36,7 @@ from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill
+from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
@@ -44,18 +48,51 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
     `preserve(reason)` is the preserve policy's fix, with the reason auto kept it."""
     facts = branch_apis(file)
+    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
+    if decided is not _NO_EVIDENCE:
+        return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
+    kin = _kin(file, facts, arm)
+    if kin is not None:
+        decided = _decide(file, arm, today, *kin, own=False)
+        if decided is not _NO_EVIDENCE:
+            return decided
+    return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
+                    "inline PTX, no HIP declaration it redefines or misuses"
+                    f"{', in it or in the code of its feature' if kin is not None else ''}), "
+                    f"so today's ROCm outcome is kept{_unjudged(branch_apis(file), arm)}")
+
+
+_NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides
+
+
+def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool) -> object:
+    """The fix the evidence in `groups` (the code `who` names) decides for `arm` (None when that fix
+    cannot be written), or _NO_EVIDENCE. Each group is read on its own for declarations (a name's type is that of its
+    declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only)."""
+    facts = branch_apis(file)
     models = file.rocm_models
     macros = file.rewrite_macros(arm.directive.hash)
     rocm = macros.rocm.name if macros.rocm else ""
-    _, uses = _api_uses(facts, arm)
+    every_use = sorted((use for group in groups for member in group for use in facts.uses(member)
+                        if is_api(use.name)), key=lambda use: use.start)
+    uses = [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
 
     def exclude(evidence: str) -> Fix | None:
         return guard_fix(file, arm, EXCLUDE, applicability=SAFE if today == "false" else UNSAFE,
-                         message=f"Exclude ROCm with `!defined({rocm})` (policy auto): the branch {evidence}")
+                         message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {who} {evidence}")
 
-    cuda_only = cuda_only_evidence(file, arm)
-    if cuda_only:
-        return exclude(cuda_only)
+    lacking = _lacking(facts, models, uses)
+    if lacking:
+        return exclude(lacking)
+    found = None
+    for group in groups:
+        ranges = group_ranges(file, group)
+        inside = [use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)]
+        found = found or inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, inside)
+    if found is not None:
+        return exclude(f"{found.what}: the path CUDA alone compiles")
+    if own and _error_only(file, arm):
+        return exclude("is an `#error` meant for CUDA builds, which ROCm must not hit")
     min_rocm = file.settings.min_rocm
     versioned = [(view.added, use, model, view) for use in uses for model in models
                  if (view := use.view(model)) is not None and view.added is not None]
@@ -69,18 +106,77 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
             return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
-                                     f"its newest API is `{newest.name}`, added in HIP {version_text(added)} "
-                                     f"({where}; {why})")
-    unknown = _unjudged(facts, arm)
+                                     f"the newest API {who} uses is `{newest.name}`, added in HIP "
+                                     f"{version_text(added)} ({where}; {why})")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
         since = f" by ROCm {version_text(min_rocm)} (min-rocm)" if versioned and min_rocm else ""
-        reason = f"HIP has every API the branch uses{since}: {shown} ({_sources(view for _, view in known)})"
+        reason = f"HIP has every API {who} uses{since}: {shown} ({_sources(view for _, view in known)})"
         return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
-                         message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{unknown}")
-    return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
-                    f"inline PTX, no HIP declaration it redefines or misuses), so today's ROCm outcome is kept{unknown}")
+                         message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{_unjudged(facts, arm)}")
+    return _NO_EVIDENCE
+
+
+def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | None:
+    """Where the evidence of a branch without any lies, when the branch is one part of a feature
+    (spec §14.1 reads "no evidence" over the whole feature, not one fragment of it): a branch of
+    code is one part of the feature its condition gates, so the other branches of the file under
+    the very same condition (one `#if CUDA_VERSION >= 6050` around a library call, another around
+    the check of its result) are decided with it. A branch of `#define`s or `#include`s only
+    (`#include <cuda_fp16.h>`) is not code the feature runs: it stays with its own evidence.
+
+    Returns the groups of those branches (each with the nested arms ROCm would compile with it)
+    and how a message names them; None when there are none.
+    """
+    if arm.directive.kind not in ("if", "elif"):
+        return None
+    index = file.derived.get(_Conditions)
+    if index is None:
+        index = file.derived[_Conditions] = _Conditions(file)
+    if not index.holds_code(arm):  # `#define`s or `#include`s only: not a part of the code the condition gates
+        return None
+    same = [other for other in index.arms(arm) if other is not arm]
+    if not same:
+        return None
+    lines = ", ".join(str(file.lines.line_of(other.directive.hash)) for other in same)
+    return ([facts.group_arms(other) for other in same],
+            f"the code under the same condition (line{'s' if len(same) > 1 else ''} {lines})")
+
+
+class _Conditions:
+    """The file's `#if`/`#elif` arms by condition (without spaces), and which groups hold code;
+    made once per file (kept in `file.derived`)."""
+
+    def __init__(self, file: FileAnalysis) -> None:
+        data = file.data
+        self._by_text: dict[bytes, list[Arm]] = {}
+        for conditional in file.tree.conditionals:
+            for arm in conditional.arms:
+                if arm.directive.kind in ("if", "elif"):
+                    self._by_text.setdefault(_condition_text(data, arm.directive), []).append(arm)
+        self._data = data
+        self._segments = segments(file)
+        self._bodies = define_bodies(file)
+
+    def arms(self, arm: Arm) -> list[Arm]:
+        """The arms whose condition is the arm's own, the arm included, in file order."""
+        return self._by_text.get(_condition_text(self._data, arm.directive), [])
+
+    def holds_code(self, arm: Arm) -> bool:
+        """Whether the arm's own group has a token outside its directives (a `#define`'s
+        replacement list does not count, nor does anything in nested conditionals)."""
+        return any(next(tokens(self._data, start, end), None) is not None
+                   for start, end in self._segments.get(arm.directive.hash, ()) if start not in self._bodies)
+
+
+_SPACE = re.compile(rb"\\\r?\n|\s+")
+
+
+def _condition_text(data: bytes, directive) -> bytes:
+    """The directive's condition without spaces or line continuations."""
+    start, end = directive.argument
+    return _SPACE.sub(b"", data[start:end])
 
 
 def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
@@ -107,8 +203,12 @@ def lacking_apis(file: FileAnalysis, arm: Arm) -> str | None:
     """`uses X, which HIP does not have (sources; models)` when the arm's group uses an API that some
     ROCm model's build lacks (§14 decision 1), else None."""
     facts = branch_apis(file)
-    _, uses = _api_uses(facts, arm)
-    lacking = [(use, model, view) for use in uses for model in file.rocm_models
+    return _lacking(facts, file.rocm_models, _api_uses(facts, arm)[1])
+
+
+def _lacking(facts: BranchApis, models, uses: list[ApiUse]) -> str | None:
+    """What `lacking_apis` says of these uses under these ROCm models."""
+    lacking = [(use, model, view) for use in uses for model in models
                if (view := facts.lacking(use, model)) is not None]
     if not lacking:
         return None

@@ -5,9 +5,9 @@ __shfl_sync` in `vendors/hip.h`).
 
 Starting from a file, the project headers it includes are followed (`header_includes`), at most
 MAX_HEADERS of them, nearest first, each read once per run; for a header, what the files that
-pull it in put in front of it counts too where its own includes say nothing (`header_includers`). A header's object-like definitions of integer
-constants at its file level (or inside its include guard) are its thresholds; a name defined
-with two values, or under a condition, is left free. Its definitions in code some ROCm model
+pull it in put in front of it counts too where its own includes say nothing (`header_includers`).
+A header's object-like definitions of integer constants at its file level (or inside its include
+guard) are its thresholds; a name defined with two values, or under a condition, is left free. Its definitions in code some ROCm model
 compiles (`model.definitions`) are its shims; a macro it `#define`s only where no ROCm model goes
 is undefined on ROCm (cutlass's `CUTLASS_ARCH_MMA_SM90_SUPPORTED`), and so is one defined only
 under such macros (the names around a definition are looked for too: `_guards`). Only headers

@@ -30,7 +30,14 @@ __device__ half fetch(const volatile half* ptr) {
 __device__ bool any_lane(int p) { return __any_sync(0xffffffffu, p); }
 #endif
 
-// §14.1: nothing the tables know (uint32_t is no API, §14.6): today's outcome is kept, explicitly.
-#if (CUDA_VERSION < 9000) || defined(USE_ROCM)  // expect: HG102
+// §14.1: nothing the tables know (uint32_t is no API, §14.6), in the branch or in another under
+// its condition: today's outcome is kept, explicitly.
+#if (CUDA_VERSION < 8000) || defined(USE_ROCM)  // expect: HG102
 typedef unsigned int uint32_t;
+#endif
+
+// §14.1 over the feature: project code only, under the condition of the __shfl_down and
+// __any_sync branches above: decided with them (exclude).
+#if (CUDA_VERSION < 9000) || defined(USE_ROCM)  // expect: HG102
+__device__ int lanes_agree(int p) { return any_lane(p) ? 1 : 0; }
 #endif

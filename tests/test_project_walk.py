@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from hipify_guard.project import cuda_only_headers
+from hipify_guard.model.settings import Settings
+from hipify_guard.project import cuda_only_headers, header_facts, header_includers
 from hipify_guard.walk import project_walk
 from hipify_guard.project.discovery import discover
 from hipify_guard.walk.project_walk import Walk, remember_in, walk_of
@@ -255,5 +256,45 @@ def test_kept_cuda_only_headers_hold_while_include_lines_and_listings_do(tmp_pat
         assert headers() == ["csrc/mma.cuh"] and len(found_again) == 3
         (root / "csrc" / "qattn" / "other.cu").write_text('#include "../mma.cuh"\n')  # not CUDA-only
         assert headers() == [] and len(found_again) == 4
+    finally:
+        remember_in(None)
+
+
+def test_kept_header_facts_hold_while_the_files_around_keep_their_include_lines(tmp_path: Path, monkeypatch) -> None:
+    """vLLM's gguf: `kernel.cu` puts the shim `common.h` in front of `vecdot.cuh`. The files of the
+    folder are read for their `#include` lines only: edits that keep them (a pre-commit run's) leave
+    the facts kept; an edit of the shim, read whole, or of an include line finds them again."""
+    root = tmp_path / "p"
+    (root / "gguf").mkdir(parents=True)
+    (root / "gguf" / "common.h").write_text("#pragma once\n#if defined(USE_ROCM)\n"
+                                            "static __device__ int __vsubss4(int a, int b) { return a - b; }\n#endif\n")
+    (root / "gguf" / "vecdot.cuh").write_text("#if defined(USE_ROCM)\nstatic __device__ int f(int a) { return __vsubss4(a, a); }\n"
+                                              "#endif\n")
+    (root / "gguf" / "kernel.cu").write_text('#include "common.h"\n#include "vecdot.cuh"\n')
+    (root / "gguf" / "other.cu").write_text("// nothing included\n")
+    settle(root)
+    memo = FactsMemo()
+    remember_in(memo)
+    found_again = []
+    find = header_facts._included_facts
+    monkeypatch.setattr(header_facts, "_included_facts", lambda *args: found_again.append(1) or find(*args))
+    try:
+        def defined() -> frozenset[str]:
+            for read_once in (header_facts.file_bytes, header_facts.includes, header_includers._included_names):
+                read_once.cache_clear()  # (a new run)
+            return header_facts.included_facts(str(root / "gguf" / "vecdot.cuh"), {"__vsubss4"}, str(root),
+                                               Settings()).defined
+
+        assert defined() == {"__vsubss4"} and len(found_again) == 1
+        for name in ("kernel.cu", "other.cu", "vecdot.cuh"):
+            with open(root / "gguf" / name, "a") as stream:
+                stream.write("// edited\n")
+        assert defined() == defined() == {"__vsubss4"} and len(found_again) == 1
+        (root / "gguf" / "common.h").write_text("#pragma once\n")
+        assert defined() == frozenset() and len(found_again) == 2
+        (root / "gguf" / "common.h").write_text("#pragma once\nstatic __device__ int __vsubss4(int a, int b);\n")
+        assert defined() == {"__vsubss4"} and len(found_again) == 3
+        (root / "gguf" / "kernel.cu").write_text('#include "vecdot.cuh"\n')
+        assert defined() == frozenset() and len(found_again) == 4
     finally:
         remember_in(None)

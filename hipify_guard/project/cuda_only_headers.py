@@ -123,9 +123,8 @@ class _Tree:
         return self.includes[name]
 
     def reads(self) -> Reads:
-        """The files read and the folders listed, with what was taken from them."""
-        folders = {os.path.join(self.root, folder) for folder in self.listings}
-        return Reads({os.path.join(self.root, name) for name in self.includes}, folders, parts=self.parts)
+        """The folders listed and the files read, with what was taken from them (only that)."""
+        return Reads(set(), {os.path.join(self.root, folder) for folder in self.listings}, parts=self.parts)
 
     def _listing(self, folder: str) -> Listing:
         if folder not in self.listings:

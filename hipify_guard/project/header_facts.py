@@ -31,7 +31,7 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
-from .header_includers import pulled_in_by
+from .header_includers import include_lines, pulled_in_by
 from .header_includes import HEADER_SUFFIXES, file_bytes, includes, index_digest
 from .header_memo import Reads, facts_key, keep_facts, kept_facts
 from ..walk.project_walk import run_memo
@@ -62,7 +62,7 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     key = facts_key(start, wanted, root, settings) if memo is not None else None
     first = includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
-        kept = kept_facts(memo, key, first, lambda: index_digest(root))
+        kept = kept_facts(memo, key, first, lambda: index_digest(root), include_lines)
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)

@@ -7,10 +7,11 @@ headers the file includes, the status of every header read and every folder look
 whether the header index was asked (then a digest of the index). A later run takes them while
 the file includes the same headers and all of those are as they were (a file just edited, as
 in a pre-commit run, costs a look at its `#include` lines); facts found from something modified
-less than `RACY_SECONDS` before are not kept. Facts found from a part of some files and folders
-(`Reads.parts`: `cuda_only_headers` reads files' `#include` lines and lists folders) hold while
-that part is the same: a modified one is read again and compared, and one modified just now is
-kept to be read again by the next run.
+less than `RACY_SECONDS` before are not kept. Where only a part of a file or folder was taken
+(`Reads.parts`: the `#include` lines of the files around a header, a folder's listing), the facts
+hold while that part is the same: one modified since is read again and compared (a pre-commit
+run's edits leave the include lines of the files they touch as they were), and one modified just
+now is kept without a status, to be read again by the next run.
 """
 
 from __future__ import annotations
@@ -51,10 +52,10 @@ class Included(NamedTuple):
 class Reads:
     """What one file's facts were found from."""
 
-    files: set[str]
+    files: set[str]  # read whole
     folders: set[str] = field(default_factory=set)
     indexed: bool = False
-    parts: dict[str, object] = field(default_factory=dict)  # what was taken from a file or folder, where only that matters
+    parts: dict[str, object] = field(default_factory=dict)  # files (not in `files`) and folders: the part taken
 
     def add(self, included: Included) -> None:
         self.folders |= included.folders
@@ -93,7 +94,8 @@ def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Call
         return plain
     if again is None or any(path not in parts or again(path) != parts[path] for path in changed):
         return None
-    entry = _entry(plain, first, [path for path, _ in files], [path for path, _ in folders], parts, token)
+    whole = {path for path, _ in files if path not in parts}
+    entry = _entry(plain, first, whole, [path for path, _ in folders], parts, token)
     if entry is not None:
         memo.keep_header_facts(key, entry)
     return plain
@@ -107,16 +109,19 @@ def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, first:
         memo.keep_header_facts(key, entry)
 
 
-def _entry(plain: object, first: tuple[str, ...], files: Iterable[str], folders: Iterable[str],
+def _entry(plain: object, first: tuple[str, ...], whole: Iterable[str], folders: Iterable[str],
            parts: dict[str, object], token: bytes | None) -> tuple | None:
-    """What is kept: the facts with the status of what they came from (None: something they came
-    from changed just now)."""
+    """What is kept: the facts with the status of what they came from (None: a file read whole
+    changed just now) and the parts taken from the others (`Reads.parts`; a file read whole too
+    counts as read whole)."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
-    kept_files = _statuses(files, _file_status, parts, racy)
+    whole, folders = set(whole), set(folders)
+    parts = {path: part for path, part in parts.items() if path not in whole}
+    kept_files = _statuses(whole | (parts.keys() - folders), _file_status, parts, racy)
     kept_folders = _statuses(folders, status_of, parts, racy)
     if kept_files is None or kept_folders is None:
         return None
-    return plain, first, kept_files, kept_folders, token, dict(parts)
+    return plain, first, kept_files, kept_folders, token, parts
 
 
 def _statuses(paths: Iterable[str], status: Callable[[str], Stat], parts: dict[str, object],

@@ -115,10 +115,10 @@ def _entry(plain: object, first: tuple[str, ...], whole: Iterable[str], folders:
     changed just now) and the parts taken from the others (`Reads.parts`; a file read whole too
     counts as read whole)."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
-    whole, folders = set(whole), set(folders)
-    parts = {path: part for path, part in parts.items() if path not in whole}
-    kept_files = _statuses(whole | (parts.keys() - folders), _file_status, parts, racy)
-    kept_folders = _statuses(folders, status_of, parts, racy)
+    read_whole, listed = set(whole), set(folders)
+    parts = {path: part for path, part in parts.items() if path not in read_whole}
+    kept_files = _statuses(read_whole | (parts.keys() - listed), _file_status, parts, racy)
+    kept_folders = _statuses(listed, status_of, parts, racy)
     if kept_files is None or kept_folders is None:
         return None
     return plain, first, kept_files, kept_folders, token, parts

@@ -101,9 +101,9 @@ def test_an_ignored_folder_is_scanned_only_for_the_header_index(tmp_path: Path, 
     monkeypatch.setattr(project_walk.os, "scandir", lambda path: scanned.append(path) or real_scandir(path))
     found(root)
     assert str(root / "skipped") not in scanned  # (ignored: discovery and the build files never look)
-    from hipify_guard.project.header_facts import _headers_named
+    from hipify_guard.project.header_includes import headers_named
 
-    assert _headers_named(str(root))["b.cuh"] == (str((root / "src/deep/b.cuh").resolve()),)
+    assert headers_named(str(root))["b.cuh"] == (str((root / "src/deep/b.cuh").resolve()),)
     assert str(root / "skipped") in scanned
 
 

@@ -68,6 +68,15 @@ def test_closest_file_wins_and_dot_file_beats_pyproject(tmp_path: Path) -> None:
     assert _found(tmp_path) == [("a.cu", 1, "HG101"), ("other/c.cu", 1, "HG101"), ("sub/b.cu", 3, "HG102")]
 
 
+def test_a_pyproject_that_does_not_name_the_section_is_not_ours_even_broken(tmp_path: Path) -> None:
+    """Not parsed (a TOML key spells `hipify-guard`): its errors are not the run's."""
+    _tree(tmp_path, {"pyproject.toml": '[tool.hipify-guard]\nselect = ["HG102"]\n', "a.cu": HG101_GUARD + LEGACY,
+                     "other/pyproject.toml": "[tool.black\n", "other/c.cu": HG101_GUARD + LEGACY,
+                     "quoted/pyproject.toml": '[tool."hipify-guard"]\nselect = ["HG101"]\n',
+                     "quoted/d.cu": HG101_GUARD + LEGACY})
+    assert _found(tmp_path) == [("a.cu", 3, "HG102"), ("other/c.cu", 3, "HG102"), ("quoted/d.cu", 1, "HG101")]
+
+
 def test_extend_inherits_and_extend_keys_add(tmp_path: Path) -> None:
     _tree(tmp_path, {
         "base.toml": 'select = ["HG101"]\nextend-select = ["HG103"]\nrocm-macro = "WITH_HIP"\n',

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from hipify_guard.model.settings import Settings
+from hipify_guard.project import cuda_only_headers, header_facts, header_includers
 from hipify_guard.walk import project_walk
 from hipify_guard.project.discovery import discover
 from hipify_guard.project.header_includes import headers_named
@@ -203,3 +205,95 @@ def test_kept_header_facts_follow_the_header_index(tmp_path: Path) -> None:
     (root / "lib" / "other").mkdir()
     (root / "lib" / "other" / "common.cuh").write_text("#pragma once\n")  # two of that name: neither is taken
     assert codes(root / "lib" / "other" / "common.cuh", root / "lib" / "other", root / "lib") == []
+
+
+class FactsMemo(DictMemo):
+    """A memo of walks and of what is found from them (`header_memo`), in memory."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.facts: dict[bytes, object] = {}
+
+    def header_facts(self, key: bytes) -> object | None:
+        return self.facts.get(key)
+
+    def keep_header_facts(self, key: bytes, plain: object) -> None:
+        self.facts[key] = plain
+
+
+def test_kept_cuda_only_headers_hold_while_include_lines_and_listings_do(tmp_path: Path, monkeypatch) -> None:
+    """A pre-commit run's edits leave the include lines as they were: the files are read again, the
+    headers not found again; an edit of an include line, or a new file, finds them again."""
+    root = tmp_path / "p"
+    files = {"csrc/qattn/attn.cu": '#include "../mma.cuh"\n', "csrc/mma.cuh": "\n",
+             "csrc/bind.cpp": '#include "shared.cuh"\n', "csrc/shared.cuh": "\n"}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    settle(root)
+    memo = FactsMemo()
+    remember_in(memo)
+    found_again = []
+    find = cuda_only_headers._cuda_only_headers
+    monkeypatch.setattr(cuda_only_headers, "_cuda_only_headers", lambda *args: found_again.append(1) or find(*args))
+    try:
+        def headers() -> list[str]:
+            return sorted(cuda_only_headers.cuda_only_headers(str(root), frozenset({"csrc/qattn/attn.cu"}), frozenset()))
+
+        assert headers() == ["csrc/mma.cuh"] and len(found_again) == 1
+        for name in ("csrc/qattn/attn.cu", "csrc/bind.cpp"):  # edited just now: read again in the next run too
+            with open(root / name, "a") as stream:
+                stream.write("// edited\n")
+        assert headers() == headers() == ["csrc/mma.cuh"] and len(found_again) == 1
+        (root / "csrc" / "saved.tmp").write_text('#include "shared.cuh"\n')  # saved by renaming: same files
+        os.replace(root / "csrc" / "saved.tmp", root / "csrc" / "bind.cpp")
+        assert headers() == ["csrc/mma.cuh"] and len(found_again) == 1
+        with open(root / "csrc" / "bind.cpp", "a") as stream:
+            stream.write('#include "mma.cuh"\n')
+        assert headers() == [] and len(found_again) == 2
+        (root / "csrc" / "bind.cpp").write_text('#include "shared.cuh"\n')
+        assert headers() == ["csrc/mma.cuh"] and len(found_again) == 3
+        (root / "csrc" / "qattn" / "other.cu").write_text('#include "../mma.cuh"\n')  # not CUDA-only
+        assert headers() == [] and len(found_again) == 4
+    finally:
+        remember_in(None)
+
+
+def test_kept_header_facts_hold_while_the_files_around_keep_their_include_lines(tmp_path: Path, monkeypatch) -> None:
+    """vLLM's gguf: `kernel.cu` puts the shim `common.h` in front of `vecdot.cuh`. The files of the
+    folder are read for their `#include` lines only: edits that keep them (a pre-commit run's) leave
+    the facts kept; an edit of the shim, read whole, or of an include line finds them again."""
+    root = tmp_path / "p"
+    (root / "gguf").mkdir(parents=True)
+    (root / "gguf" / "common.h").write_text("#pragma once\n#if defined(USE_ROCM)\n"
+                                            "static __device__ int __vsubss4(int a, int b) { return a - b; }\n#endif\n")
+    (root / "gguf" / "vecdot.cuh").write_text("#if defined(USE_ROCM)\nstatic __device__ int f(int a) { return __vsubss4(a, a); }\n"
+                                              "#endif\n")
+    (root / "gguf" / "kernel.cu").write_text('#include "common.h"\n#include "vecdot.cuh"\n')
+    (root / "gguf" / "other.cu").write_text("// nothing included\n")
+    settle(root)
+    memo = FactsMemo()
+    remember_in(memo)
+    found_again = []
+    find = header_facts._included_facts
+    monkeypatch.setattr(header_facts, "_included_facts", lambda *args: found_again.append(1) or find(*args))
+    try:
+        def defined() -> frozenset[str]:
+            for read_once in (header_facts.file_bytes, header_facts.includes, header_includers._included_names):
+                read_once.cache_clear()  # (a new run)
+            return header_facts.included_facts(str(root / "gguf" / "vecdot.cuh"), {"__vsubss4"}, str(root),
+                                               Settings()).defined
+
+        assert defined() == {"__vsubss4"} and len(found_again) == 1
+        for name in ("kernel.cu", "other.cu", "vecdot.cuh"):
+            with open(root / "gguf" / name, "a") as stream:
+                stream.write("// edited\n")
+        assert defined() == defined() == {"__vsubss4"} and len(found_again) == 1
+        (root / "gguf" / "common.h").write_text("#pragma once\n")
+        assert defined() == frozenset() and len(found_again) == 2
+        (root / "gguf" / "common.h").write_text("#pragma once\nstatic __device__ int __vsubss4(int a, int b);\n")
+        assert defined() == {"__vsubss4"} and len(found_again) == 3
+        (root / "gguf" / "kernel.cu").write_text('#include "vecdot.cuh"\n')
+        assert defined() == frozenset() and len(found_again) == 4
+    finally:
+        remember_in(None)

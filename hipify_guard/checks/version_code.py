@@ -2,24 +2,30 @@
 
 libclang is asked only about files that mention a version API or a CUDA version macro outside
 directives, in code some ROCm model compiles (`rocm_code.code_mentions`). It parses the file's
-ROCm view (`rocm_code.rocm_view`), once per file for both rules. When libclang cannot be loaded,
-HG905 says so once (on the first file that needed it) and the other rules run as usual.
+ROCm view (`rocm_code.rocm_view`), once per file for both rules; its front end (`clang_front`,
+with ctypes) and what reads the parses (`version_flow`) are imported for the first such file. When
+libclang cannot be loaded, HG905 says so once (on the first file that needed it) and the other
+rules run as usual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from ..core.findings import Finding
-from ..cpp.clang_front import IDENTIFIER, VERSION_GETTERS, Parsed, ParseFailure, Unavailable
+from ..cpp.version_getters import VERSION_GETTERS
 from ..model.analysis import FileAnalysis
 from ..model.platforms import Platform
 from ..model.rocm_code import code_mentions, rocm_view
 from ..model.settings import Settings
-from ..model.version_flow import RUNTIME_GETTERS, VersionUse, version_uses
 from .registry import check, cuda_version_macros
+
+if TYPE_CHECKING:
+    from ..cpp.clang_front import Parsed
+    from ..model.version_flow import VersionUse
 
 # What each CUDA getter returns, and the HIP call hipify turns it into.
 SCALES = {
@@ -58,6 +64,8 @@ def front(file: FileAnalysis, names: Iterable[str], *, bodies: bool) -> Parsed |
     mentions = code_mentions(file, names)
     if not mentions:
         return None
+    from ..cpp.clang_front import Parsed, ParseFailure, Unavailable
+
     try:
         _fronts[file] = _Front(Parsed(rocm_view(file), bodies=bodies), bodies)
     except Unavailable as error:
@@ -77,6 +85,9 @@ def runtime_version_comparison(file: FileAnalysis) -> Iterator[Finding]:
     parsed = front(file, VERSION_GETTERS, bodies=True)
     if parsed is None:
         return
+    from ..cpp.clang_front import ParseFailure
+    from ..model.version_flow import version_uses
+
     try:
         uses = list(version_uses(parsed))
     except ParseFailure as error:
@@ -88,6 +99,8 @@ def runtime_version_comparison(file: FileAnalysis) -> Iterator[Finding]:
 
 
 def _use_message(text: str, use: VersionUse) -> str:
+    from ..model.version_flow import RUNTIME_GETTERS
+
     shown = text if len(text) <= 60 else text[:57] + "..."
     if use.getter.startswith("hip"):
         source = f"`{use.getter}` (on ROCm: {HIP_SCALE})"
@@ -109,6 +122,8 @@ def cuda_version_macro_in_code(file: FileAnalysis) -> Iterator[Finding]:
     parsed = front(file, names, bodies=False)
     if parsed is None:
         return
+    from ..cpp.clang_front import IDENTIFIER
+
     tokens = parsed.tokens
     for start in code_mentions(file, names):  # the token that starts there, unless a comment or string
         index = tokens.index_at(start)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -231,6 +232,17 @@ def _exit_status(reports: list[FileReport], mode: str, exit_zero: bool, exit_non
 def main() -> None:
     """Console-script entry point: exit 2 with one clear line on an unexpected error."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+    try:
+        _run()
+    finally:
+        # The process ends: the interpreter's last collections would only walk every object of the
+        # run (modules, tables, analyses) to free what the exit frees anyway (50 million instructions
+        # of a 10-file pre-commit run). Frozen, they are skipped; files are closed by then.
+        gc.freeze()
+
+
+def _run() -> None:
+    """The command line, its errors turned into exit statuses."""
     try:
         cli(standalone_mode=False)
     except click.exceptions.Exit as done:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import click
 
@@ -148,9 +148,9 @@ def _versions(entry: ApiEntry, prefix: str, kinds: tuple[str, ...]) -> str:
 def render_json(results: list[Lookup]) -> str:
     """One JSON array, one object per queried name: every source's answer and each model's."""
     items = [{"query": r.query, "found": r.direction != "unknown", "direction": r.direction,
-              "entries": [{**asdict(e), "supported": e.supported} for e in r.entries],
-              "torch_hipify": [asdict(m) for m in r.torch],
-              "hip_headers": [{**asdict(h), "since": version_text(h.since) if h.since else None} for h in r.headers],
+              "entries": [{**e._asdict(), "supported": e.supported} for e in r.entries],
+              "torch_hipify": [m._asdict() for m in r.torch],
+              "hip_headers": [{**h._asdict(), "since": version_text(h.since) if h.since else None} for h in r.headers],
               "models": {way: _model_json(view) for way, view in r.models.items()},
               "warnings": r.warnings, "suggestions": r.suggestions} for r in results]
     return json.dumps(items, indent=2) + "\n"

@@ -5,19 +5,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NamedTuple, TextIO
 
 from ..engine.diagnostics import FileReport, ToolMessage
 from .formatters import FORMATTERS, RenderOptions
-from .formatters import statistics as statistics_format
 
 COLOR_CHOICES = ("auto", "always", "never")
 
 
-@dataclass(frozen=True)
-class OutputOptions:
+class OutputOptions(NamedTuple):
     """The output switches of `check`."""
 
     output_format: str = "concise"
@@ -44,9 +41,11 @@ def use_color(choice: str, stream: TextIO, environ: Mapping[str, str] = os.envir
 
 def render(reports: list[FileReport], base: RenderOptions, options: OutputOptions, color: bool) -> str:
     """The report text: the chosen format, or the statistics."""
-    render_options = replace(base, color=color, summary=not options.quiet)
+    render_options = base._replace(color=color, summary=not options.quiet)
     if options.statistics:
-        return statistics_format.render(reports, render_options, options.output_format)
+        from .formatters import statistics  # (as each format: imported when asked for, with json)
+
+        return statistics.render(reports, render_options, options.output_format)
     return FORMATTERS[options.output_format](reports, render_options)
 
 

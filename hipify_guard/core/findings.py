@@ -4,15 +4,14 @@ edits are applied."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SAFE = "safe"
 UNSAFE = "unsafe"
 DISPLAY_ONLY = "display-only"
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(NamedTuple):
     """Replace data[start:end] by `content`."""
 
     start: int
@@ -20,8 +19,7 @@ class Edit:
     content: bytes
 
 
-@dataclass(frozen=True, slots=True)
-class Expectation:
+class Expectation(NamedTuple):
     """What the verifier must prove about one rewritten condition (spec §7).
 
     The new condition must equal the old one in every CUDA configuration. On ROCm it must be
@@ -36,8 +34,7 @@ class Expectation:
     version_macro: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(NamedTuple):
     """A change that resolves a finding."""
 
     applicability: str  # SAFE, UNSAFE or DISPLAY_ONLY
@@ -46,8 +43,7 @@ class Fix:
     expectation: Expectation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """One rule violation in one file."""
 
     code: str

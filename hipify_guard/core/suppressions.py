@@ -17,6 +17,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .distance import edit_distance
 from .languages import CPP, PYTHON
@@ -28,8 +29,7 @@ _CODE = re.compile(r"HG\d{0,3}|ALL")
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
 
 
-@dataclass(frozen=True, slots=True)
-class CodeToken:
+class CodeToken(NamedTuple):
     """One code or prefix of a suppression's list, with its byte span."""
 
     text: str
@@ -53,8 +53,7 @@ class Suppression:
     closed_by: list[tuple[int, int] | None] = field(default_factory=list)  # disable: the enable token
 
 
-@dataclass(frozen=True, slots=True)
-class Malformed:
+class Malformed(NamedTuple):
     """A comment that says `hipify-guard:` but is no valid suppression."""
 
     start: int
@@ -62,8 +61,7 @@ class Malformed:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Suppressions:
+class Suppressions(NamedTuple):
     """Every suppression of a file, and the malformed ones."""
 
     items: tuple[Suppression, ...]

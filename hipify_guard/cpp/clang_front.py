@@ -18,11 +18,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
-VERSION_GETTERS = (
-    "cudaRuntimeGetVersion", "cudaDriverGetVersion", "cuDriverGetVersion",
-    "hipRuntimeGetVersion", "hipDriverGetVersion",
-    "cusparseGetVersion", "cufftGetVersion", "curandGetVersion", "nvrtcVersion",
-)
+from .version_getters import VERSION_GETTERS
+
 _DIRECTORY = "/__hipify_guard__"  # never exists: quoted includes stay unresolved
 SOURCE_NAME = f"{_DIRECTORY}/source.cu"
 STUB_NAME = f"{_DIRECTORY}/version_apis.h"

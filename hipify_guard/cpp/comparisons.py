@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .nodes import Binary, Identifier, Node, Number, Paren, walk
 
@@ -11,8 +11,7 @@ RELATIONAL = frozenset({"<", ">", "<=", ">=", "==", "!="})
 _FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(NamedTuple):
     """`macro op constant`, normalised so the macro is on the left."""
 
     node: Binary

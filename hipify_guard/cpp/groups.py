@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .scanner import Directive
 
@@ -34,8 +35,7 @@ class Conditional:
     endif: Directive | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StructureProblem:
+class StructureProblem(NamedTuple):
     """An unbalanced or misplaced conditional directive."""
 
     directive: Directive

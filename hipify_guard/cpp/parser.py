@@ -9,7 +9,7 @@ inside the condition are skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
 from .numbers import LiteralError, char_value, integer_value
@@ -52,8 +52,7 @@ class ParseError(Exception):
         self.unjudged = unjudged
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # "number", "char", "string", "ident", "punct", "end"
     text: str
     start: int

@@ -9,7 +9,7 @@ continuations, and records each directive's keyword and argument spans.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.source import BOM
 
@@ -43,8 +43,7 @@ _BLANKS = re.compile(rb"(?:[ \t\f\v]|\\(?:\r\n|\n|\r))*")
 _IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+class Directive(NamedTuple):
     """One preprocessor directive: `#` keyword argument, as byte offsets."""
 
     kind: str  # the keyword: "if", "ifdef", "define", ... ("" for a null directive)
@@ -59,16 +58,14 @@ class Directive:
         return self.kind in CONDITIONAL_KINDS
 
 
-@dataclass(frozen=True, slots=True)
-class LexicalProblem:
+class LexicalProblem(NamedTuple):
     """Something in the file that no compiler accepts, such as an unterminated comment."""
 
     offset: int
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Scan:
+class Scan(NamedTuple):
     """Result of scanning one file."""
 
     directives: tuple[Directive, ...]

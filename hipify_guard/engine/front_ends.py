@@ -5,8 +5,7 @@ removing a suppression comment leaves the code the same."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, NamedTuple, Union
 
 from ..core.findings import Edit, Expectation
 from ..core.languages import CPP, PYTHON
@@ -19,8 +18,7 @@ if TYPE_CHECKING:  # (each front end is imported by the first file of its langua
 Analysis = Union["FileAnalysis", "PythonFile"]
 
 
-@dataclass(frozen=True, slots=True)
-class FrontEnd:
+class FrontEnd(NamedTuple):
     """What the engine needs to know about one language."""
 
     analyse: Callable[[str, bytes, Settings], Analysis]

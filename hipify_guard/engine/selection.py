@@ -7,13 +7,12 @@ it (`HG306`, `HG3`): `ALL` does not.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ALL = "ALL"
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
+class Selection(NamedTuple):
     """Codes or prefixes to select and to ignore; `ALL` matches every code."""
 
     select: tuple[str, ...] = (ALL,)

@@ -7,8 +7,8 @@ pays for parsing, and a condition is parsed and swept at most once however many 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from ..core.languages import CPP
 from ..core.source import LineIndex
@@ -30,8 +30,7 @@ _MACRO_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _DEFINED_TESTS = {"ifdef": False, "ifndef": True, "elifdef": False, "elifndef": True}
 
 
-@dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(NamedTuple):
     """The parsed condition of an #if/#elif/#ifdef/#ifndef arm, or why it did not parse."""
 
     term: Term | None

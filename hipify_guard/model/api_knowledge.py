@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .api_tables import API_NAME, ApiTables, api_tables
 from .platforms import Platform
@@ -34,8 +34,7 @@ def is_api(name: str) -> bool:
     return knowledge().is_api(name)
 
 
-@dataclass(frozen=True, slots=True)
-class ApiView:
+class ApiView(NamedTuple):
     """What one route's ROCm build has for one name used in code."""
 
     name: str

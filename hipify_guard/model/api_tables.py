@@ -27,7 +27,7 @@ _KEYWORDS = frozenset(
     b"signed sizeof static static_assert static_cast struct switch template this thread_local throw "
     b"true try typedef typeid typename union unsigned using virtual void volatile wchar_t while".split()
 )
-_FORM = 2  # the layout of `plain()`: a store keyed by the tool build never mixes two
+_FORM = 3  # the layout of `plain()`: a store keyed by the tool build never mixes two
 # The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library names, their
 # device intrinsics and types (`__shfl_down`, `__half2float`, `half`); not C/C++ library names
 # (`exp`, `max`, `uint32_t`), which HIPIFY's device-functions table and HIP's headers list too but
@@ -77,15 +77,17 @@ class ApiTables:
         """The tables as plain values (for a store; `from_plain` makes them again)."""
         facts = {name: (fact.name, fact.hip, fact.added) if isinstance(fact, ApiFact) else fact
                  for name, fact in dict.items(self.facts)}
-        return (_FORM, facts, self.names, self.torch.rows, self.hip.rows, self.newest_hip, self.library_apis)
+        return (_FORM, facts, self.names, self.torch.rows, self.torch.hip_names, self.hip.rows, self.newest_hip,
+                self.library_apis)
 
     @classmethod
     def from_plain(cls, plain: object) -> ApiTables | None:
         """The tables of `plain()`'s values; None when `plain` is not such a value."""
-        if not (isinstance(plain, tuple) and len(plain) == 7 and plain[0] == _FORM):
+        if not (isinstance(plain, tuple) and len(plain) == 8 and plain[0] == _FORM):
             return None
-        _, facts, names, torch, hip, newest, library_apis = plain
-        return cls(Facts(facts), names, TorchTable.from_rows(torch), HipHeaders.from_rows(hip), newest, library_apis)
+        _, facts, names, torch, torch_hip_names, hip, newest, library_apis = plain
+        return cls(Facts(facts), names, TorchTable.from_plain(torch, torch_hip_names), HipHeaders.from_rows(hip), newest,
+                   library_apis)
 
 
 _store: TableStore | None = None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import weakref
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis, Literal
@@ -33,8 +33,7 @@ from .rocm_versions import EVERY, Version, earliest
 _CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]|NCCL_|cudss[A-Z]|nvrtc[A-Z]")
 
 
-@dataclass(frozen=True, slots=True)
-class ApiUse:
+class ApiUse(NamedTuple):
     """One occurrence of a known name in code."""
 
     start: int

@@ -9,7 +9,7 @@ history (scripts/gen_hip_history.py): the headers carry no per-API version thems
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tsv import KeyedRows, read_table
 
@@ -17,8 +17,7 @@ TSV_NAME = "hip_headers.tsv"
 COLUMNS = ("name", "header", "opt_in", "since", "evidence")
 
 
-@dataclass(frozen=True, slots=True)
-class Declaration:
+class Declaration(NamedTuple):
     """A name HIP's headers declare: where, under which opt-in macros, and since which release."""
 
     name: str

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
@@ -40,8 +39,7 @@ MAX_CONTEXT = 32
 _NOTHING_FIXED = Platform("none", "no platform", False)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The fate of a guard on one ROCm model."""
 
     model: Platform
@@ -50,8 +48,7 @@ class Verdict:
     alone: bool = False  # whether the CUDA tests' values decide it whatever every other macro is
 
 
-@dataclass(frozen=True, slots=True)
-class Fate:
+class Fate(NamedTuple):
     """What ROCm gets today from an implicit guard."""
 
     today: str  # "false", "true" or "differs"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..cpp.evaluator import EMPTY, EvalError, evaluate
 from ..cpp.groups import Arm, GroupTree
@@ -30,8 +30,7 @@ _NAME = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)(\(?)")
 Path = Callable[[Arm | None], "list[tuple[Term, bool]]"]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One `#define` or `#undef` of a macro."""
 
     offset: int

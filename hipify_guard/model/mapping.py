@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 from ..core.package_data import rules_folder
 from .tsv import data_lines
@@ -17,8 +17,7 @@ _NEAR_CUTOFF = 0.8
 _KEYWORDS = frozenset({"bool", "char", "double", "float", "int", "long", "short", "signed", "unsigned", "void"})
 
 
-@dataclass(frozen=True, slots=True)
-class ApiEntry:
+class ApiEntry(NamedTuple):
     """One row of HIPIFY's tables: a CUDA name, its HIP and ROC/MIOpen names and versions.
 
     Versions are strings as written (None = not given). `cuda_*` versions are on the
@@ -54,7 +53,7 @@ class ApiEntry:
         return self.hip is not None
 
 
-COLUMNS = tuple(f.name for f in fields(ApiEntry))
+COLUMNS = ApiEntry._fields
 _HIP_COLUMN = COLUMNS.index("hip")
 _HIP_ADDED_COLUMN = COLUMNS.index("hip_added")
 
@@ -79,8 +78,7 @@ VERSION_GETTERS = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class ApiFact:
+class ApiFact(NamedTuple):
     """What the rules need to know about one CUDA or HIP name used in code.
 
     `hip` is the HIP equivalent (the name itself for a HIP name), None when HIP has none;

@@ -13,8 +13,8 @@ and `WITH_CUDA` in their ROCm builds too.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 ROCM, CUDA = "rocm", "cuda"
 _ROCM_WORDS = frozenset({"HIP", "ROCM", "AMD", "HCC", "AMDGPU", "HIPBLAS"})
@@ -30,8 +30,7 @@ _NVIDIA_COMPILER_PREFIXES = ("__CUDACC_", "__CUDA_ARCH_", "__NVCOMPILER_", "__NV
 _WORD = re.compile(r"[A-Z0-9]+(?![a-z])|[A-Z]?[a-z0-9]+")
 
 
-@dataclass(frozen=True, slots=True)
-class BuildMacro:
+class BuildMacro(NamedTuple):
     """A name that reads as a GPU build switch: its side (ROCM or CUDA) and its prefix."""
 
     side: str

@@ -30,7 +30,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..cpp.nodes import Binary, Defined, Identifier, Node, Number, Paren, Unary, children
 from .platform_names import CUDA, ROCM, build_macro, is_nvidia_compiler_macro
@@ -71,8 +71,7 @@ _DEVICE_EXTENSIONS = (".cu", ".hip")
 COMPILER_DEFINED = ("__HIPCC__", "__HIP__")
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(NamedTuple):
     """How one macro was judged for a file, and why."""
 
     name: str

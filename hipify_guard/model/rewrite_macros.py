@@ -25,8 +25,7 @@ before the guard, else none: no rocm-min form is offered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .platform_names import ROCM, build_macro
 from .profile import TORCH_MODEL, FileAnalysis as _Analysed
@@ -64,8 +63,7 @@ _CONFIGURED, _OWN, _SWITCH, _TORCH, _HIP = range(5)
 _AMD_WORDS = frozenset({"ROCM", "AMD", "HCC", "AMDGPU"})  # words that name AMD's platform, not HIP in general  # the tiers of the module doc, best first
 
 
-@dataclass(frozen=True, slots=True)
-class Macro:
+class Macro(NamedTuple):
     """A macro the rewrite tests, with why every ROCm build of the file defines it there."""
 
     name: str
@@ -73,8 +71,7 @@ class Macro:
     scale: str = ""  # a version macro's encoding: ROCM_SCALE or HIP_SCALE
 
 
-@dataclass(frozen=True, slots=True)
-class RewriteMacros:
+class RewriteMacros(NamedTuple):
     """R and RV for one guard (None: no such macro is certain there), and why R is missing."""
 
     rocm: Macro | None
@@ -92,8 +89,7 @@ class RewriteMacros:
         return major * 10000 + minor * 100 + patch
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
+class _Candidate(NamedTuple):
     name: str
     evidence: str
     tier: int = 0

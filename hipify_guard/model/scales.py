@@ -8,14 +8,13 @@ on that macro's scale. An implausible constant is usually a number written for a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Version = tuple[int, int, int]
 MAX_MAJOR = 29  # plausible majors are 1..29 (CUDA 13 and ROCm 7 are current)
 
 
-@dataclass(frozen=True, slots=True)
-class Encoding:
+class Encoding(NamedTuple):
     """A way of writing (major, minor, patch) as one integer: sum of part * weight."""
 
     name: str
@@ -72,8 +71,7 @@ _ON_CUDA = {"cuda": (CUDA_MAJOR, HIP, ROCM), "cuda-major": (CUDA, HIP, ROCM), "c
 _ON_HIP = (CUDA, HIP, ROCM, OLD_HIP, HIP_MAJOR)
 
 
-@dataclass(frozen=True, slots=True)
-class Scale:
+class Scale(NamedTuple):
     """The scale of one macro."""
 
     macro: str
@@ -91,8 +89,7 @@ class Scale:
         return value == 0 or low <= value < high
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """What an implausible constant probably meant."""
 
     encoding: Encoding  # the scale the constant fits

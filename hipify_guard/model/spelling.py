@@ -11,9 +11,8 @@ near (`CUDNN_VERSION`, `__CUDACC_RTC__`) are never near misses.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.distance import edit_distance
 from .platforms import CUDA_ARCH_MACROS, MacroSet
@@ -39,8 +38,7 @@ MAX_WORDS = 6
 MEMO_LIMIT = 1 << 16  # names a `judged` memo keeps before it starts afresh (a huge tree stays bounded)
 
 
-@dataclass(frozen=True, slots=True)
-class NearMiss:
+class NearMiss(NamedTuple):
     """A name that is probably a misspelling of `intended`."""
 
     name: str

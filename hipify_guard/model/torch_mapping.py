@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tsv import KeyedRows, read_table
 
@@ -13,8 +13,7 @@ COLUMNS = ("cuda", "hip", "table", "unsupported")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True, slots=True)
-class TorchMapping:
+class TorchMapping(NamedTuple):
     """One rename of PyTorch's hipify: `cuda` becomes `hip` (a name, or text such as `hipArray *`)."""
 
     cuda: str
@@ -39,6 +38,14 @@ class TorchTable(KeyedRows):
             return None
         cuda, hip, table, unsupported = cells
         return TorchMapping(cuda, hip, table, unsupported == "1")
+
+    @classmethod
+    def from_plain(cls, rows: dict[str, str], hip_names: frozenset[str]) -> TorchTable:
+        """The table of `rows` whose `hip_names` are known (a store keeps both: indexing the rows
+        for them costs a check run 20 million instructions)."""
+        table = cls.from_rows(rows)
+        table.__dict__["hip_names"] = hip_names  # (the cached property's value)
+        return table
 
     def by_hip(self, name: str) -> tuple[TorchMapping, ...]:
         """The renames whose HIP name is `name`."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.languages import CPP, language_of
 from ..engine.catalogue import load_catalogue
@@ -37,8 +37,7 @@ MAX_BUILDS = 16  # past this many distinct builds, a file is judged under the fa
 ROCM, CUDA_ONLY, UNKNOWN = "rocm", "cuda-only", "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class BuildSources:
+class BuildSources(NamedTuple):
     """Where a configuration says what the builds compile."""
 
     compile_commands: str | None = None

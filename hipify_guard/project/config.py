@@ -19,6 +19,7 @@ from ..model.python_platform import DEFAULT_CUDA_FLAGS, DEFAULT_CUDA_MODULES, DE
 from ..model.settings import Policy, parse_version
 
 CONFIG_NAMES = (".hipify-guard.toml", "hipify-guard.toml", "pyproject.toml")
+SECTION = "hipify-guard"  # pyproject.toml's [tool.hipify-guard]
 GROUPS = {"@cuda-arch": CUDA_ARCH_MACROS}  # opt-in groups for the CUDA version macro lists
 DEFAULT_EXTENSIONS = (
     "c", "h", "cc", "cp", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "inl", "ipp", "tcc", "cu", "cuh", "hip",
@@ -95,6 +96,12 @@ def has_config(path: str) -> bool:
     if os.path.basename(path) != "pyproject.toml" or not os.path.isfile(path):
         return os.path.isfile(path)
     try:
+        with open(path, "rb") as stream:
+            if SECTION.encode() not in stream.read():
+                return False  # (a TOML key spells the section's name: without it, nothing to parse)
+    except OSError:
+        pass  # (reading it reports why it cannot be read)
+    try:
         return _table(path) is not None
     except ConfigError:
         return True  # a broken pyproject.toml that may be ours: reading it reports the error
@@ -113,7 +120,7 @@ def _table(path: str) -> dict | None:
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
     if os.path.basename(path) == "pyproject.toml":
-        return document.get("tool", {}).get("hipify-guard")
+        return document.get("tool", {}).get(SECTION)
     return document
 
 

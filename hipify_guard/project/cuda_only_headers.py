@@ -8,8 +8,9 @@ headers): a header is CUDA-only when
   SageAttention's `csrc/mma.cuh`, included as `"../mma.cuh"` by the kernels of `csrc/qattn/`).
 
 A header a ROCm-only source includes, or one the build files name for ROCm, never is. The result
-is kept in the run's memo with the status of every folder listed and file read (`header_memo`):
-a warm run stats them instead of reading them again.
+is kept in the run's memo with the status of every folder listed and file read, and what they
+held (`header_memo`): a warm run stats them instead of reading them again, and a file edited since
+(a pre-commit run's) is read again for its `#include` lines, a folder changed since listed again.
 """
 
 from __future__ import annotations
@@ -29,118 +30,149 @@ MAX_INCLUDERS_READ = 400  # files read per run to find what includes the headers
 _ROUNDS = 4
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\r\n]+)[>"]', re.M)
 
+Listing = tuple[list[str], list[str]]  # a folder's files and the folders in it
+
 
 def cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str]) -> dict[str, str]:
     """Root-relative CUDA-only headers, each with why (see the module doc)."""
     memo = run_memo()
     text = "\0".join(("cuda-only-headers", root, *sorted(cuda_only), "\1", *sorted(rocm_only)))
     key = hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
-    kept = kept_facts(memo, key, (), bytes) if memo is not None else None
+    kept = kept_facts(memo, key, (), bytes, _part) if memo is not None else None
     if isinstance(kept, tuple):
         return dict(kept)
-    reads = Reads(set())
-    found = _cuda_only_headers(root, cuda_only, rocm_only, reads)
+    tree = _Tree(root)
+    found = _cuda_only_headers(tree, cuda_only, rocm_only)
     if memo is not None:
-        keep_facts(memo, key, tuple(sorted(found.items())), reads, (), bytes)
+        keep_facts(memo, key, tuple(sorted(found.items())), tree.reads(), (), bytes)
     return found
 
 
-def _cuda_only_headers(root: str, cuda_only: frozenset[str], rocm_only: frozenset[str], reads: Reads) -> dict[str, str]:
-    """As cuda_only_headers; the folders listed and files read are added to `reads`."""
-    budget: dict[str, frozenset[str] | None] = {}
+def _cuda_only_headers(tree: _Tree, cuda_only: frozenset[str], rocm_only: frozenset[str]) -> dict[str, str]:
+    """As cuda_only_headers; what was listed and read is kept in `tree`."""
     folders: dict[str, list[str]] = {}
     for name in cuda_only:
         folders.setdefault(posixpath.dirname(name), []).append(name)
-    listings: dict[str, list[str]] = {}
     found: dict[str, str] = {}
     for folder in sorted(folders):
-        listed = _listing(root, folder, listings)
+        listed = tree.files(folder)
         sources = [name for name in listed if name.endswith(SOURCES)]
         if sources and all(name in cuda_only for name in sources):
             why = f"every source beside it is CUDA-only ({len(sources)}, such as {sources[0]})"
             found.update((name, why) for name in listed if name.endswith(HEADERS) and name not in rocm_only)
     for _ in range(_ROUNDS):  # a header only CUDA-only headers include is CUDA-only too
-        more = _included_only_by(root, folders, listings, cuda_only | found.keys(), rocm_only, found, budget)
+        more = _included_only_by(tree, folders, cuda_only | found.keys(), rocm_only, found)
         if not more:
             break
         found.update(more)
-    reads.folders.update(os.path.join(root, folder) for folder in listings)
-    reads.files.update(os.path.join(root, name) for name in budget)
     return found
 
 
-def _included_only_by(root: str, folders: dict[str, list[str]], listings: dict[str, list[str]],
-                      cuda_only: frozenset[str], rocm_only: frozenset[str], known: dict[str, str],
-                      budget: dict[str, frozenset[str] | None]) -> dict[str, str]:
+def _included_only_by(tree: _Tree, folders: dict[str, list[str]], cuda_only: frozenset[str],
+                      rocm_only: frozenset[str], known: dict[str, str]) -> dict[str, str]:
     """Headers of the folders of CUDA-only sources, of their subfolders and of the folder above
     them that only CUDA-only files of the header's folder, the folder above and the folders below
     include."""
     found: dict[str, str] = {}
     places = {place for folder in folders
-              for place in (folder, posixpath.dirname(folder) if folder else folder, *_below(root, folder))}
+              for place in (folder, posixpath.dirname(folder) if folder else folder, *tree.below(folder))}
     for place in sorted(places):
-        headers = [name for name in _listing(root, place, listings) if name.endswith(HEADERS)
-                   and name not in known | found and name not in rocm_only]
+        headers = [name for name in tree.files(place) if name.endswith(HEADERS)
+                   and name not in known and name not in found and name not in rocm_only]
         if not headers:
             continue
-        around = [name for where in sorted({place, posixpath.dirname(place), *_below(root, place)})
-                  for name in _listing(root, where, listings) if name.endswith(SOURCES + HEADERS)]
-        includes = {name: _included(root, name, budget) for name in around}  # (read once: `budget` memo)
+        around = [name for where in sorted({place, posixpath.dirname(place), *tree.below(place)})
+                  for name in tree.files(where) if name.endswith(SOURCES + HEADERS)]
+        includes = {name: tree.included(name) for name in around}
         if None in includes.values():
             continue  # a file past the budget may include any of them
         for header in headers:
-            includers = [name for name, named in includes.items() if name != header and _names(named, name, header)]
+            includers = [name for name, named in includes.items() if name != header and named.names(header)]
             if includers and all(name in cuda_only for name in includers):
                 found[header] = (f"only CUDA-only sources include it ({len(includers)}, such as {includers[0]})")
     return found
 
 
-def _names(included: frozenset[str], includer: str, header: str) -> bool:
-    """Whether an include line of `includer` names `header`: resolved beside the includer
-    (`"../mma.cuh"`), or by its last path parts (`<marlin/sparse/common/mma.h>`)."""
-    beside = posixpath.dirname(includer)
-    name = posixpath.basename(header)
-    return any(posixpath.normpath(posixpath.join(beside, item)) == header
-               or (item == name or item.endswith("/" + name)) and header.endswith(item)
-               for item in included)
+class _Tree:
+    """The folders below a project's root, each listed once, and what the `#include` lines of
+    their files name, each read once (at most MAX_INCLUDERS_READ files); names are root-relative."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.listings: dict[str, Listing] = {}
+        self.includes: dict[str, _Includes | None] = {}  # None: not readable
+        self.parts: dict[str, object] = {}  # absolute paths: what was taken from them (`Reads.parts`)
+
+    def files(self, folder: str) -> list[str]:
+        """The files of `folder`."""
+        return self._listing(folder)[0]
+
+    def below(self, folder: str) -> list[str]:
+        """The folders directly below `folder`."""
+        return self._listing(folder)[1]
+
+    def included(self, name: str) -> _Includes | None:
+        """What the file's `#include` lines name; None past the budget, or for a file that cannot
+        be read (it may include anything)."""
+        if name not in self.includes:
+            if len(self.includes) >= MAX_INCLUDERS_READ:
+                return None
+            path = os.path.join(self.root, name)
+            named = self.parts[path] = _included_names(path)
+            self.includes[name] = None if named is None else _Includes(name, named)
+        return self.includes[name]
+
+    def reads(self) -> Reads:
+        """The folders listed and the files read, with what was taken from them (only that)."""
+        return Reads(set(), {os.path.join(self.root, folder) for folder in self.listings}, parts=self.parts)
+
+    def _listing(self, folder: str) -> Listing:
+        if folder not in self.listings:
+            path = os.path.join(self.root, folder)
+            files, folders = self.parts[path] = _listed(path)
+            self.listings[folder] = ([posixpath.join(folder, name) if folder else name for name in files],
+                                     [posixpath.join(folder, name) if folder else name for name in folders])
+        return self.listings[folder]
 
 
-def _included(root: str, name: str, budget: dict[str, frozenset[str] | None]) -> frozenset[str] | None:
-    """What a file's `#include` lines name (kept in `budget`, which holds at most MAX_INCLUDERS_READ
-    files; None past that, or for a file that cannot be read: it may include anything)."""
-    if name in budget:
-        return budget[name]
-    if len(budget) >= MAX_INCLUDERS_READ:
+def _part(path: str) -> object:
+    """What is taken from a folder or a file (`_listed`, `_included_names`)."""
+    return _listed(path) if os.path.isdir(path) else _included_names(path)
+
+
+def _listed(folder: str) -> Listing:
+    """The names of the files of `folder` and of the folders in it (not hidden ones), sorted."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return [], []
+    return (sorted(entry.name for entry in entries if entry.is_file()),
+            sorted(entry.name for entry in entries if entry.is_dir() and not entry.name.startswith(".")))
+
+
+def _included_names(path: str) -> frozenset[str] | None:
+    """What the `#include` lines of a file name (None when it cannot be read)."""
+    try:
+        data = read_file(path)[0]
+    except OSError:
         return None
-    try:
-        data = read_file(os.path.join(root, name))[0]
-    except OSError:
-        budget[name] = None
-        return None
-    budget[name] = frozenset(match.decode("utf-8", "surrogateescape") for match in _INCLUDE.findall(data))
-    return budget[name]
+    return frozenset(match.decode("utf-8", "surrogateescape") for match in _INCLUDE.findall(data))
 
 
-def _listing(root: str, folder: str, listings: dict[str, list[str]]) -> list[str]:
-    """The files of a folder (listed once per run: `listings`)."""
-    if folder not in listings:
-        listings[folder] = _listed(root, folder)
-    return listings[folder]
+class _Includes:
+    """What the `#include` lines of one file name, indexed for `names`."""
 
+    __slots__ = ("beside", "by_name")
 
-def _listed(root: str, folder: str) -> list[str]:
-    try:
-        entries = sorted(entry.name for entry in os.scandir(os.path.join(root, folder)) if entry.is_file())
-    except OSError:
-        return []
-    return [posixpath.join(folder, entry) if folder else entry for entry in entries]
+    def __init__(self, includer: str, included: frozenset[str]) -> None:
+        folder = posixpath.dirname(includer)
+        self.beside = frozenset(posixpath.normpath(posixpath.join(folder, item)) for item in included)
+        self.by_name: dict[str, list[str]] = {}  # the included names by their last part
+        for item in included:
+            self.by_name.setdefault(posixpath.basename(item), []).append(item)
 
-
-def _below(root: str, folder: str) -> list[str]:
-    """The folders directly below `folder`."""
-    try:
-        names = sorted(entry.name for entry in os.scandir(os.path.join(root, folder))
-                       if entry.is_dir() and not entry.name.startswith("."))
-    except OSError:
-        return []
-    return [posixpath.join(folder, name) if folder else name for name in names]
+    def names(self, header: str) -> bool:
+        """Whether an include line names the root-relative `header`: resolved beside the includer
+        (`"../mma.cuh"`), or by its last path parts (`<marlin/sparse/common/mma.h>`)."""
+        return header in self.beside or any(
+            header.endswith(item) for item in self.by_name.get(posixpath.basename(header), ()))

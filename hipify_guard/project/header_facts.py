@@ -19,8 +19,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..core.reading import read_file
 from ..cpp.groups import GroupTree
@@ -30,7 +31,7 @@ from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
 from ..model.settings import Settings
-from .header_includers import pulled_in_by
+from .header_includers import include_lines, pulled_in_by
 from .header_includes import HEADER_SUFFIXES, file_bytes, includes, index_digest
 from .header_memo import Reads, facts_key, keep_facts, kept_facts
 from ..walk.project_walk import run_memo
@@ -41,8 +42,7 @@ _TEMPLATE_SUFFIXES = (".in", ".cmake")
 _CMAKEDEFINE = re.compile(rb"^[ \t]*#[ \t]*cmakedefine(?:01)?[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderFacts:
+class HeaderFacts(NamedTuple):
     """What the project headers a file includes say of some names."""
 
     values: dict[str, int]  # thresholds: integer definitions at file level
@@ -62,7 +62,7 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     key = facts_key(start, wanted, root, settings) if memo is not None else None
     first = includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
-        kept = kept_facts(memo, key, first, lambda: index_digest(root))
+        kept = kept_facts(memo, key, first, lambda: index_digest(root), include_lines)
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)
@@ -89,7 +89,7 @@ def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Set
         reached += [(name, why) for name in sorted(configured & more.rocm_only)]
         facts = HeaderFacts({**facts.values, **more.values}, facts.defined | more.defined,
                             facts.cuda_only | more.cuda_only, facts.rocm_only | more.rocm_only)
-    return replace(facts, reached=tuple(reached)), reads
+    return facts._replace(reached=tuple(reached)), reads
 
 
 def _through_includers(path: str, names: frozenset[str], root: str, settings: Settings,

@@ -39,11 +39,11 @@ class Includer:
 
 def pulled_in_by(path: str, root: str, reads: Reads) -> list[Includer]:
     """The files of the header's folder that include it or concatenate it (the folder and the
-    files read are added to `reads`)."""
+    files read are added to `reads`: of the sources, their `#include` lines only)."""
     folder, name = os.path.split(path)
     reads.folders.add(folder)
     sources, scripts = _siblings(folder)
-    reads.files.update(sources)
+    reads.parts.update((source, include_lines(source)) for source in sources)
     reads.files.update(scripts)
     found = []
     for source in sources:
@@ -56,6 +56,11 @@ def pulled_in_by(path: str, root: str, reads: Reads) -> list[Includer]:
                 before = (os.path.realpath(os.path.join(folder, piece)) for piece in pieces[: pieces.index(name)])
                 found.append(Includer(script, tuple(piece for piece in before if os.path.isfile(piece))))
     return found
+
+
+def include_lines(path: str) -> tuple[tuple[bytes, bytes], ...]:
+    """What `pulled_in_by` takes from a source of the folder: its `#include` lines."""
+    return tuple(included_names(file_bytes(path)))
 
 
 @lru_cache(maxsize=256)

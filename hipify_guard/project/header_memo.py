@@ -7,7 +7,11 @@ headers the file includes, the status of every header read and every folder look
 whether the header index was asked (then a digest of the index). A later run takes them while
 the file includes the same headers and all of those are as they were (a file just edited, as
 in a pre-commit run, costs a look at its `#include` lines); facts found from something modified
-less than `RACY_SECONDS` before are not kept.
+less than `RACY_SECONDS` before are not kept. Where only a part of a file or folder was taken
+(`Reads.parts`: the `#include` lines of the files around a header, a folder's listing), the facts
+hold while that part is the same: one modified since is read again and compared (a pre-commit
+run's edits leave the include lines of the files they touch as they were), and one modified just
+now is kept without a status, to be read again by the next run.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
@@ -35,8 +39,7 @@ class HeaderMemo(Protocol):
     def keep_header_facts(self, key: bytes, plain: object) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Included:
+class Included(NamedTuple):
     """The project headers one file includes, the folders they were looked for in, and whether
     the header index was asked."""
 
@@ -49,9 +52,10 @@ class Included:
 class Reads:
     """What one file's facts were found from."""
 
-    files: set[str]
+    files: set[str]  # read whole
     folders: set[str] = field(default_factory=set)
     indexed: bool = False
+    parts: dict[str, object] = field(default_factory=dict)  # files (not in `files`) and folders: the part taken
 
     def add(self, included: Included) -> None:
         self.folders |= included.folders
@@ -72,36 +76,67 @@ def facts_key(start: str, names: frozenset[str], root: str, settings: Settings) 
     return hashlib.sha256(known[1] + text).digest()[:16]
 
 
-def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Callable[[], bytes]) -> object | None:
+def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Callable[[], bytes],
+               again: Callable[[str], object] | None = None) -> object | None:
     """The facts kept under `key`, when the file still includes the headers `first` and every
-    file and folder they came from is unchanged."""
+    file and folder they came from is unchanged, or gives the same part again (`again(path)`:
+    see `Reads.parts`; then they are kept with the new status)."""
     kept = memo.header_facts(key)
     try:
-        plain, included, files, folders, token = kept  # type: ignore[misc]
+        plain, included, files, folders, token, parts = kept  # type: ignore[misc]
     except (TypeError, ValueError):
         return None
     if included != first or token is not None and index() != token:
         return None
-    if any(_file_status(path) != status for path, status in files):
+    changed = [path for path, status in files if _file_status(path) != status]
+    changed += [path for path, status in folders if status_of(path) != status]
+    if not changed:
+        return plain
+    if again is None or any(path not in parts or again(path) != parts[path] for path in changed):
         return None
-    if any(status_of(path) != status for path, status in folders):
-        return None
+    whole = {path for path, _ in files if path not in parts}
+    entry = _entry(plain, first, whole, [path for path, _ in folders], parts, token)
+    if entry is not None:
+        memo.keep_header_facts(key, entry)
     return plain
 
 
 def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, first: tuple[str, ...],
                index: Callable[[], bytes]) -> None:
     """Keep the facts for the next run, unless something they came from changed just now."""
+    entry = _entry(plain, first, reads.files, reads.folders, reads.parts, index() if reads.indexed else None)
+    if entry is not None:
+        memo.keep_header_facts(key, entry)
+
+
+def _entry(plain: object, first: tuple[str, ...], whole: Iterable[str], folders: Iterable[str],
+           parts: dict[str, object], token: bytes | None) -> tuple | None:
+    """What is kept: the facts with the status of what they came from (None: a file read whole
+    changed just now) and the parts taken from the others (`Reads.parts`; a file read whole too
+    counts as read whole)."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
-    files = _statuses(reads.files, _file_status)
-    folders = _statuses(reads.folders, status_of)
-    if any(status[1] > racy for _, status in (*files, *folders)):
-        return
-    memo.keep_header_facts(key, (plain, first, files, folders, index() if reads.indexed else None))
+    read_whole, listed = set(whole), set(folders)
+    parts = {path: part for path, part in parts.items() if path not in read_whole}
+    kept_files = _statuses(read_whole | (parts.keys() - listed), _file_status, parts, racy)
+    kept_folders = _statuses(listed, status_of, parts, racy)
+    if kept_files is None or kept_folders is None:
+        return None
+    return plain, first, kept_files, kept_folders, token, parts
 
 
-def _statuses(paths: Iterable[str], status: Callable[[str], Stat]) -> tuple[tuple[str, Stat], ...]:
-    return tuple((path, status(path)) for path in sorted(paths))
+def _statuses(paths: Iterable[str], status: Callable[[str], Stat], parts: dict[str, object],
+              racy: int) -> tuple[tuple[str, Stat | None], ...] | None:
+    """(path, status) of each path, but no status for one modified after `racy` whose part is
+    known (the next run reads it again); None when the part of such a one is not known."""
+    kept = []
+    for path in sorted(paths):
+        now: Stat | None = status(path)
+        if now[1] > racy:
+            if path not in parts:
+                return None
+            now = None
+        kept.append((path, now))
+    return tuple(kept)
 
 
 def _file_status(path: str) -> FileStatus:

@@ -19,6 +19,7 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import integer_value
@@ -33,8 +34,7 @@ from ..buildfiles.rocm_defines import ScopedDefinition, defines_for, scoped_defi
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One inferred configuration value and where it was read."""
 
     key: str  # "rocm-build-macros", "rocm-build-defines", "cuda-build-macros", "cuda-only-files", "hipify"

@@ -24,10 +24,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .gitignore import GitIgnore
 from .paths import work_tree_root
@@ -47,8 +46,7 @@ class WalkMemo(Protocol):
     def keep_project_walk(self, folder: str, plain: object) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Scan:
+class Scan(NamedTuple):
     """One folder's entries, in name order."""
 
     status: Status
@@ -207,7 +205,7 @@ class _Walker:
             raise _Restart
         if scan.error:
             return scan
-        return replace(scan, ignored=self._ignored(folder, scan.names, scan.kinds, before))
+        return scan._replace(ignored=self._ignored(folder, scan.names, scan.kinds, before))
 
     def _ignored(self, folder: str, names: tuple[str, ...], kinds: bytes, before: Scan | None) -> frozenset[str]:
         """The names the ignore files ignore among a folder's entries. The rules are those of

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -12,8 +11,7 @@ from ...core.findings import SAFE, UNSAFE
 from ...engine.diagnostics import Diagnostic, FileReport
 
 
-@dataclass(frozen=True, slots=True)
-class RenderOptions:
+class RenderOptions(NamedTuple):
     """How to render: which fixes count as available, and presentation switches."""
 
     unsafe_fixes: bool = False
@@ -24,8 +22,7 @@ class RenderOptions:
     notes: tuple[str, ...] = ()  # said once in the summary: the projects checked as ports (spec §13.4)
 
 
-@dataclass(frozen=True, slots=True)
-class Totals:
+class Totals(NamedTuple):
     """Counts for the closing line."""
 
     remaining: int

@@ -154,8 +154,7 @@ def _value(data: bytes, start: int, end: int, constants: Mapping[str, int]) -> i
         return FREE
 
 
-@dataclass(frozen=True, slots=True)
-class Expression:
+class Expression(NamedTuple):
     """A definition's text that reads other macros (`#define FP4_TYPE_SUPPORTED (CUDA_VERSION >=
     12080)`, TransformerEngine): its value on a platform is what the platform makes of it."""
 

@@ -128,6 +128,20 @@ def test_hips_cmake_targets_define_the_platform(tmp_path: Path) -> None:
         "CMakeLists.txt:4: target_link_libraries(rccl PRIVATE hip::device)")
 
 
+def test_the_old_platform_macro_where_the_build_defines_it(tmp_path: Path) -> None:
+    """gloo: its ROCm build passes `-D__HIP_PLATFORM_HCC__=1` to every HIP compile (and the file
+    tests it itself); ROCm 6 no longer defines it, so it is R only where a build does."""
+    cmake = ("if(USE_CUDA)\n  add_library(g gloo/cuda.cu)\nendif()\n"
+             "if(USE_ROCM)\n  find_package(hip REQUIRED)\n  list(APPEND HIP_CXX_FLAGS -D__HIP_PLATFORM_HCC__=1)\n"
+             "  hip_add_library(g gloo/cuda.cu HIPCC_OPTIONS ${HIP_CXX_FLAGS})\nendif()\n")
+    root = git_project(tmp_path / "gloo", {"CMakeLists.txt": cmake,
+                                           "gloo/cuda.cu": GUARD + "#ifndef __HIP_PLATFORM_HCC__\nnvidia();\n#endif\n"})
+    assert _diff(root) == "+#if CUDART_VERSION >= 12000 && !defined(__HIP_PLATFORM_HCC__)"
+    lone = git_project(tmp_path / "lone", {"CMakeLists.txt": "find_package(hip REQUIRED)\nadd_library(g a.cu)\n",
+                                           "a.cu": GUARD + "#ifndef __HIP_PLATFORM_HCC__\n#endif\n"})
+    assert "__HIP_PLATFORM_HCC__" not in _diff(lone)  # tested, but no build defines it
+
+
 def test_the_configuration_names_the_macro(tmp_path: Path) -> None:
     config = 'rocm-macro = "LUMEN_USE_HIP"\nrocm-version-macro = "LUMEN_ROCM_VERSION"\n'
     root = git_project(tmp_path, {"CMakeLists.txt": "enable_language(HIP)\n", ".hipify-guard.toml": config, "a.cu": GUARD})

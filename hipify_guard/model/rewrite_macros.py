@@ -39,6 +39,7 @@ class FileAnalysis(_Analysed, Protocol):
 
 ROCM_SCALE, HIP_SCALE = "rocm", "hip"  # major*10000+minor*100+patch; major*10^7+minor*10^5+patch
 PLATFORM_MACRO = "__HIP_PLATFORM_AMD__"
+OLD_PLATFORM_MACRO = "__HIP_PLATFORM_HCC__"  # R only where the build defines it (gloo, CuPy): ROCm 6 does not
 TORCH_MACRO = "USE_ROCM"
 HIP_VERSION = "HIP_VERSION"
 # HIP 6.3's headers that stop a compile with "Must define exactly one of __HIP_PLATFORM_AMD__ or
@@ -166,7 +167,7 @@ def is_rewrite_macro(name: str) -> bool:
     """Whether a macro every ROCm build defines says "this is ROCm": a ROCm build switch by its name
     (`GGML_USE_HIP`, `USE_ROCM`) or HIP's platform macro; not a feature switch (`HIPBLAS_V2`)."""
     switch = build_macro(name)
-    return name == PLATFORM_MACRO or switch is not None and switch.side == ROCM
+    return name in (PLATFORM_MACRO, OLD_PLATFORM_MACRO) or switch is not None and switch.side == ROCM
 
 
 def _tier(name: str, tested: dict[str, int], hip_on_nvidia: bool = False) -> int | None:
@@ -177,7 +178,7 @@ def _tier(name: str, tested: dict[str, int], hip_on_nvidia: bool = False) -> int
         return None
     if tested.get(name):
         return _OWN
-    return _HIP if name == PLATFORM_MACRO else _SWITCH
+    return _HIP if name in (PLATFORM_MACRO, OLD_PLATFORM_MACRO) else _SWITCH
 
 
 def _from_includes(file: FileAnalysis, versions: list[_Candidate], hip_compiled: str) -> list[_Candidate]:

@@ -231,11 +231,8 @@ def test_kept_cuda_only_headers_hold_while_include_lines_and_listings_do(tmp_pat
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     settle(root)
-    memo = FactsMemo()
-    remember_in(memo)
-    found_again = []
-    find = cuda_only_headers._cuda_only_headers
-    monkeypatch.setattr(cuda_only_headers, "_cuda_only_headers", lambda *args: found_again.append(1) or find(*args))
+    remember_in(FactsMemo())
+    found_again = _calls(monkeypatch, cuda_only_headers, "_cuda_only_headers")
     try:
         def headers() -> list[str]:
             return sorted(cuda_only_headers.cuda_only_headers(str(root), frozenset({"csrc/qattn/attn.cu"}), frozenset()))
@@ -272,11 +269,8 @@ def test_kept_header_facts_hold_while_the_files_around_keep_their_include_lines(
     (root / "gguf" / "kernel.cu").write_text('#include "common.h"\n#include "vecdot.cuh"\n')
     (root / "gguf" / "other.cu").write_text("// nothing included\n")
     settle(root)
-    memo = FactsMemo()
-    remember_in(memo)
-    found_again = []
-    find = header_facts._included_facts
-    monkeypatch.setattr(header_facts, "_included_facts", lambda *args: found_again.append(1) or find(*args))
+    remember_in(FactsMemo())
+    found_again = _calls(monkeypatch, header_facts, "_included_facts")
     try:
         def defined() -> frozenset[str]:
             for read_once in (header_facts.file_bytes, header_facts.includes, header_includers._included_names):
@@ -297,3 +291,11 @@ def test_kept_header_facts_hold_while_the_files_around_keep_their_include_lines(
         assert defined() == frozenset() and len(found_again) == 4
     finally:
         remember_in(None)
+
+
+def _calls(monkeypatch, module, name: str) -> list[int]:
+    """A list that gets one item per call of `module.name` from now on (the facts found again)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *args: calls.append(1) or real(*args))
+    return calls

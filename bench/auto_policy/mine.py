@@ -56,7 +56,6 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 

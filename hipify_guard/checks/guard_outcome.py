@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from operator import attrgetter
 
 from ..core.findings import SAFE, UNSAFE, Finding, Fix
-from ..cpp.groups import Arm
+from ..cpp.groups import Arm, group_end
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix, cuda_only_evidence
@@ -158,9 +158,8 @@ def _may_decide(file: FileAnalysis, arm: Arm) -> bool:
     whole file, and a guard around project code in a file of 100 MB should not cost that)."""
     arms = arm.conditional.arms
     last = min(arm.index + 2, len(arms))
-    end = (arms[last].directive.hash if last < len(arms)
-           else arm.conditional.endif.hash if arm.conditional.endif else len(file.data))
     data = file.data
+    end = group_end(arms[last - 1], len(data))
     if data.find(b"asm", arm.directive.end, end) >= 0 or data.find(b"error", arm.directive.end, end) >= 0:
         return True
     facts = branch_apis(file)

@@ -35,6 +35,16 @@ class Conditional:
     endif: Directive | None = None
 
 
+def group_end(arm: Arm, size: int) -> int:
+    """Where the arm's group ends: at the next `#elif`/`#else`/`#endif` of its conditional, or at
+    `size` (the end of the file) for an unterminated one."""
+    arms = arm.conditional.arms
+    if arm.index + 1 < len(arms):
+        return arms[arm.index + 1].directive.hash
+    endif = arm.conditional.endif
+    return endif.hash if endif is not None else size
+
+
 class StructureProblem(NamedTuple):
     """An unbalanced or misplaced conditional directive."""
 

@@ -28,20 +28,21 @@ other choice is unsafe. A fix never contradicts the enclosing groups (§14.7, `g
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from operator import attrgetter
 
 from ..core.findings import SAFE, UNSAFE, Fix
-from ..cpp.groups import Arm
+from ..cpp.groups import Arm, group_end
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
-from ..model.branch_evidence import cuda_form, group_ranges, inline_ptx, polyfill, version_value
+from ..model.branch_evidence import Evidence, cuda_form, group_ranges, inline_ptx, polyfill, version_value
 from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
 _SHOWN = 3  # names in a message before "and N more"
-_ERROR_ONLY = re.compile(rb"\s*#\s*error\b")
 
 
 def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None], *,
@@ -89,9 +90,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     found = None
     for group in groups:
         ranges = group_ranges(file, group)
-        inside = [use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)]
-        found = (found or inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, inside)
-                 or version_value(file, ranges))
+        found = found or _cuda_only_code(file, group, ranges, [
+            use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)])
     if found is not None:
         return exclude(f"{found.what}: the path CUDA alone compiles")
     if own and _error_only(file, arm):
@@ -134,9 +134,7 @@ def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | N
     """
     if arm.directive.kind not in ("if", "elif"):
         return None
-    index = file.derived.get(_Conditions)
-    if index is None:
-        index = file.derived[_Conditions] = _Conditions(file)
+    index = file.kept(_Conditions, lambda: _Conditions(file))
     if not index.holds_code(arm):  # `#define`s or `#include`s only: not a part of the code the condition gates
         return None
     same = [other for other in index.arms(arm) if other is not arm]
@@ -149,7 +147,7 @@ def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | N
 
 class _Conditions:
     """The file's `#if`/`#elif` arms by condition (without spaces), and which groups hold code;
-    made once per file (kept in `file.derived`)."""
+    made once per file (`FileAnalysis.kept`)."""
 
     def __init__(self, file: FileAnalysis) -> None:
         data = file.data
@@ -193,14 +191,21 @@ def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     group = facts.group_arms(arm)
     every_use, _ = _api_uses(facts, arm)
     ranges = group_ranges(file, group)
-    found = (inline_ptx(file, ranges) or polyfill(file, group, ranges)
-             or cuda_form(file, ranges, [use for use in every_use if not facts.project_defines(use)])
-             or version_value(file, ranges))
+    found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
     if found is not None:
         return f"{found.what}: the path CUDA alone compiles"
     if _error_only(file, arm):
         return "is an `#error` meant for CUDA builds, which ROCm must not hit"
     return None
+
+
+def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int, int]],
+                    uses: list[ApiUse]) -> Evidence | None:
+    """The first evidence in a group's code (`ranges`; `uses`: its API uses the project does not
+    define) that only CUDA compiles it: inline PTX, a polyfill, a form HIP does not take, a CUDA
+    version macro read as a value."""
+    return (inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, uses)
+            or version_value(file, ranges))
 
 
 def lacking_apis(file: FileAnalysis, arm: Arm) -> str | None:
@@ -232,10 +237,10 @@ def _api_uses(facts: BranchApis, arm: Arm) -> tuple[list[ApiUse], list[ApiUse]]:
 
 def _error_only(file: FileAnalysis, arm: Arm) -> bool:
     """Whether the arm's group is an `#error` and nothing else (no code, no nested conditional)."""
-    conditional = arm.conditional
-    end = conditional.arms[arm.index + 1].directive.hash if arm.index + 1 < len(conditional.arms) else (
-        conditional.endif.hash if conditional.endif else len(file.data))
-    inside = [d for d in file.scan.directives if arm.directive.hash < d.hash < end]
+    end = group_end(arm, len(file.data))
+    directives = file.scan.directives
+    first = bisect_right(directives, arm.directive.hash, key=attrgetter("hash"))  # not a scan: 10,000 arms
+    inside = directives[first:bisect_left(directives, end, key=attrgetter("hash"))]
     if len(inside) != 1 or inside[0].kind != "error":
         return False
     before = file.data[arm.directive.end:inside[0].hash]

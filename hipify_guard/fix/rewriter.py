@@ -22,7 +22,6 @@ Edits only insert text before and after the condition (or turn `#ifdef X` into
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from ..core.findings import SAFE, Edit, Expectation, Fix
 from ..cpp.groups import Arm
@@ -129,10 +128,7 @@ def _file_writes_words(file: FileAnalysis) -> bool:
     """Whether the file spells the logical operators `and`/`or` and never `&&`/`||`: in its
     conditions when they have any, else in its code (comments and literals left out; the first
     _STYLE_BYTES read). Kept per file."""
-    style = file.derived.get(_Style)
-    if style is None:
-        style = file.derived[_Style] = _Style(_words_style(file))
-    return style.words
+    return file.kept(_file_writes_words, lambda: _words_style(file))
 
 
 def _words_style(file: FileAnalysis) -> bool:
@@ -153,12 +149,6 @@ def _words_style(file: FileAnalysis) -> bool:
                 return False
             words = words or token in (b"and", b"or")
     return words
-
-
-class _Style(NamedTuple):
-    """`_file_writes_words`' answer (its own type: the key it is kept under in `file.derived`)."""
-
-    words: bool
 
 
 def contradicts(file: FileAnalysis, arm: Arm, form: str | None) -> bool:

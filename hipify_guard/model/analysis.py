@@ -7,8 +7,9 @@ pays for parsing, and a condition is parsed and swept at most once however many 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ..core.languages import CPP
 from ..core.source import LineIndex
@@ -24,6 +25,8 @@ from .reachability import key as reachable_key
 from .reachability import reachable_arms, segment_key
 from .rewrite_macros import RewriteMacros, rewrite_macros
 from .settings import Settings
+
+T = TypeVar("T")
 
 Literal = tuple[Term, bool]
 _MACRO_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -50,9 +53,15 @@ class FileAnalysis:
         self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
         self._relevant: dict[frozenset[str], list[str]] = {}  # platform's fixed names -> local names that matter
-        # Facts other modules derive from this file (keyed by their class): they die with it.
-        # They must not refer back to the file strongly (a cycle outlives the file until a GC).
-        self.derived: dict[type, object] = {}
+        # Facts other modules derive from this file (`kept`): they die with it. They must not
+        # refer back to the file strongly (a cycle outlives the file until a GC).
+        self.derived: dict[object, object] = {}
+
+    def kept(self, key: object, make: Callable[[], T]) -> T:
+        """What `make()` derives from this file, made on the first call for `key` and kept."""
+        if key not in self.derived:
+            self.derived[key] = make()
+        return self.derived[key]  # type: ignore[return-value]
 
     @cached_property
     def scan(self) -> Scan:

@@ -20,7 +20,7 @@ import weakref
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-from ..cpp.groups import Arm
+from ..cpp.groups import Arm, group_end
 from .analysis import FileAnalysis, Literal
 from .api_knowledge import ApiView, knowledge, route
 from .code_tokens import define_bodies, identifiers, segments
@@ -47,10 +47,7 @@ class ApiUse(NamedTuple):
 
 def branch_apis(file: FileAnalysis) -> BranchApis:
     """The branch facts of `file`, computed once and kept in (and dropped with) the file."""
-    facts = file.derived.get(BranchApis)
-    if facts is None:
-        facts = file.derived[BranchApis] = BranchApis(file)
-    return facts
+    return file.kept(BranchApis, lambda: BranchApis(file))
 
 
 class BranchApis:
@@ -61,21 +58,18 @@ class BranchApis:
         macros = file.settings.macros
         self.guard_macros = (macros.cuda_version_macros | macros.rocm_macros
                              | {macros.rocm_macro, macros.rocm_version_macro})
-        self._segments: dict[int, list[tuple[int, int]]] | None = None
         self._defines: dict[int, bytes] | None = None  # `define_bodies`
         self._expansions: MacroExpansions | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
         self._groups: dict[int, list[Arm]] = {}  # arm (hash of its directive) -> `group_arms`
-        self._code_arms: list[int] | None = None  # the keys of `_segments`, sorted
+        self._code_arms: list[int] | None = None  # the arms holding code (`segments`' keys), sorted
 
     def guarded(self) -> list[Arm]:
         """Arms that hold code, whose path names a CUDA version or ROCm macro, in file order."""
-        if self._segments is None:
-            self._segments = segments(self.file)
         arm_of = self.file.tree.arm_of
-        return [arm_of[key] for key in sorted(self._segments) if self.is_guarded(arm_of[key])]
+        return [arm_of[key] for key in self._arms_with_code() if self.is_guarded(arm_of[key])]
 
     def is_guarded(self, arm: Arm) -> bool:
         """Whether the arm's path condition names a CUDA version macro or a ROCm macro.
@@ -101,12 +95,10 @@ class BranchApis:
         the whole file."""
         key = arm.directive.hash
         if key not in self._uses:
-            if self._segments is None:
-                self._segments = segments(self.file)
             names = knowledge().names
             data = self.file.data
             found = []
-            for start, end in self._segments.get(key, ()):
+            for start, end in self.code(arm):
                 named = [ApiUse(offset, offset + len(name), name.decode("ascii"))
                          for offset, name in identifiers(data, start, end, names)]
                 if named and not self._unexpanded_on_rocm(start):
@@ -160,11 +152,9 @@ class BranchApis:
 
     def group_unmapped(self, arm: Arm) -> list[str]:
         """CUDA-looking names in the arm's whole group that the table does not know (NVML, NCCL...)."""
-        if self._segments is None:
-            self._segments = segments(self.file)
         unknown = _Unmapped(knowledge().names)
         found = {name.decode() for member in self.group_arms(arm)
-                 for start, end in self._segments.get(member.directive.hash, ())
+                 for start, end in self.code(member)
                  for _, name in identifiers(self.file.data, start, end, unknown)}
         return sorted(found)
 
@@ -200,23 +190,22 @@ class BranchApis:
 
     def code(self, arm: Arm) -> list[tuple[int, int]]:
         """The code segments of the arm's own group (`code_tokens.segments`)."""
-        if self._segments is None:
-            self._segments = segments(self.file)
-        return self._segments.get(arm.directive.hash, [])
+        return segments(self.file).get(arm.directive.hash, [])
 
     def nested_with_code(self, arm: Arm) -> list[Arm]:
         """The arms nested in `arm` (at any depth) whose own group holds code, in file order: those
         whose directive lies between the arm's and the next directive of its conditional."""
-        if self._segments is None:
-            self._segments = segments(self.file)
-        if self._code_arms is None:
-            self._code_arms = sorted(self._segments)
-        conditional = arm.conditional
-        end = (conditional.arms[arm.index + 1].directive.hash if arm.index + 1 < len(conditional.arms)
-               else conditional.endif.hash if conditional.endif else len(self.file.data))
-        keys = self._code_arms[bisect_right(self._code_arms, arm.directive.hash):bisect_left(self._code_arms, end)]
+        code_arms = self._arms_with_code()
+        end = group_end(arm, len(self.file.data))
+        keys = code_arms[bisect_right(code_arms, arm.directive.hash):bisect_left(code_arms, end)]
         arm_of = self.file.tree.arm_of
         return [arm_of[key] for key in keys]
+
+    def _arms_with_code(self) -> list[int]:
+        """The hash offsets of the arms whose own group holds code, in file order."""
+        if self._code_arms is None:
+            self._code_arms = sorted(segments(self.file))
+        return self._code_arms
 
     def _reachable_on_rocm(self, path: list[Literal]) -> bool:
         return any(satisfiable(path, model) for model in self.file.rocm_models)

@@ -67,21 +67,14 @@ def define_bodies(file: FileAnalysis) -> dict[int, bytes]:
 
 def segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:
     """The code segments of every arm's own group, keyed by the hash offset of its directive, in
-    file order; made once per file (kept in `file.derived`).
+    file order; made once per file (`FileAnalysis.kept`).
 
     Blank stretches are left out. Code inside a nested conditional belongs to the nested arm, not to the enclosing one.
     File-level code (outside every conditional) is not included. Of the other directives only
     `#define` contributes: its replacement list (a macro defined in a branch calls what it
     names wherever it is expanded); `#include`, `#pragma`, `#error` lines hold no calls.
     """
-    found = file.derived.get(_Segments)
-    if found is None:
-        found = file.derived[_Segments] = _Segments(_segments(file))
-    return found
-
-
-class _Segments(dict):
-    """`segments`' table (its own type: the key it is kept under in `file.derived`)."""
+    return file.kept(segments, lambda: _segments(file))
 
 
 def _segments(file: FileAnalysis) -> dict[int, list[tuple[int, int]]]:

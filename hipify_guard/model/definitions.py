@@ -138,10 +138,7 @@ class Definitions:
 
 def definitions_of(file: FileAnalysis) -> Definitions:
     """The definitions of `file`, computed once and kept in (and dropped with) the file."""
-    found = file.derived.get(Definitions)
-    if found is None:
-        found = file.derived[Definitions] = Definitions(file)
-    return found
+    return file.kept(Definitions, lambda: Definitions(file))
 
 
 def _occurrences(data: bytes, name: bytes) -> Iterator[int]:

@@ -112,17 +112,11 @@ def _reads(node: Node, cuda_macros: frozenset[str]) -> tuple[set[str], bool]:
 def rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:
     """The ROCm fate of an arm whose CUDA version tests decide it by accident, if it is decided
     (worked out once per arm: HG101, HG102 and HG103 each ask for every arm)."""
-    fates = file.derived.get(_Fates)
-    if fates is None:
-        fates = file.derived[_Fates] = _Fates()
+    fates: dict[int, Fate | None] = file.kept(rocm_fate, dict)
     key = arm.directive.hash
     if key not in fates:
         fates[key] = _rocm_fate(file, arm)
     return fates[key]
-
-
-class _Fates(dict):
-    """`rocm_fate` per arm (the hash offset of its directive), kept in `file.derived`."""
 
 
 def _rocm_fate(file: FileAnalysis, arm: Arm) -> Fate | None:

@@ -25,6 +25,7 @@ before the guard, else none: no rocm-min form is offered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from .platform_names import ROCM, build_macro
@@ -34,8 +35,9 @@ from .profile import TORCH_MODEL, FileAnalysis as _Analysed
 class FileAnalysis(_Analysed, Protocol):
     """What this module reads of an analysed file (`analysis.FileAnalysis`)."""
 
-    derived: dict
     name_counts: dict[str, int]
+
+    def kept(self, key: object, make: Callable[[], object]) -> object: ...
 
 ROCM_SCALE, HIP_SCALE = "rocm", "hip"  # major*10000+minor*100+patch; major*10^7+minor*10^5+patch
 PLATFORM_MACRO = "__HIP_PLATFORM_AMD__"
@@ -112,10 +114,7 @@ def rewrite_macros(file: FileAnalysis, offset: int) -> RewriteMacros:
 
 def _candidates(file: FileAnalysis) -> tuple[list[_Candidate], list[_Candidate], str]:
     """The file's R and RV candidates (RV in order of preference), and why R may be missing."""
-    known = file.derived.get(_candidates)
-    if known is None:
-        known = file.derived[_candidates] = _collect(file)
-    return known  # type: ignore[return-value]
+    return file.kept(_candidates, lambda: _collect(file))  # type: ignore[return-value]
 
 
 def _collect(file: FileAnalysis) -> tuple[list[_Candidate], list[_Candidate], str]:

@@ -112,3 +112,31 @@ def test_a_helper_nobody_calls_or_one_imported_through_a_package_stays_reported(
     (root / "setup.py").write_text("import torch\n\nfrom tools import cuda_version\n\n"
                                    "if torch.version.cuda is not None:\n    print(cuda_version())\n")
     assert _found(root) == {("tools/helpers.py", 5, "HG301"), ("tools/helpers.py", 10, "HG301")}
+
+
+CUTE_TEST = '''import torch
+
+from attn.cute.testing import reference
+
+IS_SM90 = torch.cuda.get_device_capability()[0] == 9
+'''
+
+
+def test_a_module_whose_project_imports_reach_a_cuda_only_module_is_not_run_on_rocm(tmp_path: Path) -> None:
+    """flash-attention's tests/cute: the test imports `attn.cute.testing`; importing it runs the
+    package `attn/cute/__init__.py`, which imports `.interface`, which imports CuTe DSL's `cutlass`
+    at module level, so ROCm never runs the test. Guarded (`try`) or not reached through an import
+    at module level, it runs there."""
+    interface = "import cutlass\nimport cutlass.cute as cute\n\n\ndef attention():\n    return cute\n"
+    root = git_project(tmp_path / "fa", {
+        "attn/__init__.py": "", "attn/cute/__init__.py": "from .interface import attention\n",
+        "attn/cute/interface.py": interface, "attn/cute/testing.py": "def reference():\n    return 0\n",
+        "tests/cute/test_attn.py": CUTE_TEST,
+        "attn/cute/capability.py": "import torch\n\nSM90 = torch.cuda.get_device_capability()[0] == 9\n",
+    })
+    assert _found(root) == set()
+    assert _found(root, "tests/cute/test_attn.py") == set()
+    assert _found(root) == set()  # (the cache's answer)
+    guarded = "try:\n    import cutlass.cute as cute\nexcept ImportError:\n    cute = None\n"
+    (root / "attn/cute/interface.py").write_text(guarded + interface.split("\n\n", 1)[1])
+    assert _found(root) == {("tests/cute/test_attn.py", 5, "HG303"), ("attn/cute/capability.py", 3, "HG303")}

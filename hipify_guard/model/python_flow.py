@@ -20,12 +20,12 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from ..python.names import dotted, last_name
+from ..python.names import dotted, imported_modules, last_name
 from ..python.source import PythonSource
 from .python_capability import OPERATORS, comparison_on_amd
 from .python_module_values import Bindings, Constants, Platform, constant, module_constants
 from .python_platform import CALL, ROCM_SKIP_DECORATORS, PythonPlatforms
-from .python_project import PythonProjectFacts
+from .python_project import PACKAGE, PythonProjectFacts
 from .python_symbols import IMPORT, VALUE, Symbols
 
 Value = tuple[bool | None, bool | None]  # (truth on the platform, whether it is None there); None: unknown
@@ -246,7 +246,8 @@ class PlatformFlow:
     # -- reachability ---------------------------------------------------------------------------
 
     def _module(self, tree: ast.Module) -> None:
-        if any(self._skip_mark(statement) or self._cuda_import(statement) for statement in tree.body):
+        if (self.rocm and self.project.cuda_only_module(PACKAGE)) or any(
+                self._skip_mark(statement) or self._cuda_import(statement) for statement in tree.body):
             self._dead.add(id(tree))
             return
         self._block(tree.body, True)
@@ -254,15 +255,12 @@ class PlatformFlow:
         self._helpers(tree)
 
     def _cuda_import(self, statement: ast.stmt) -> bool:
-        """On ROCm: whether the module-level statement imports a CUDA-only module."""
-        if not self.rocm:
+        """On ROCm: whether the module-level statement imports a CUDA-only module, or a project
+        module the project's facts know imports one."""
+        if not self.rocm or not isinstance(statement, (ast.Import, ast.ImportFrom)):
             return False
-        if isinstance(statement, ast.Import):
-            return any(self.platforms.cuda_module(alias.name) for alias in statement.names)
-        if isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
-            return self.platforms.cuda_module(statement.module) or any(
-                self.platforms.cuda_module(f"{statement.module}.{alias.name}") for alias in statement.names)
-        return False
+        return any(self.platforms.cuda_module(name) or self.project.cuda_only_module(name)
+                   for name in imported_modules(statement))
 
     def _expressions(self) -> None:
         """Operands of `and`/`or`, branches of conditional expressions and comprehension items

@@ -1,9 +1,12 @@
 """What the project's other Python modules say of one file (issue 25), and what a file asks them.
 
-A file's findings can depend on two things outside it: the value of a platform variable it
+A file's findings can depend on three things outside it: the value of a platform variable it
 imports (text-generation-inference's `from ...import_utils import SYSTEM`, then `if SYSTEM ==
-"cuda":`), and who calls its module-level functions (a helper that reads `torch.version.cuda`,
-called only under `if torch.version.cuda is not None:` in the modules that import it). A check
+"cuda":`), who calls its module-level functions (a helper that reads `torch.version.cuda`,
+called only under `if torch.version.cuda is not None:` in the modules that import it), and
+whether a project module it imports (or its own package) imports a CUDA-only module on the way
+(flash-attention's tests import `flash_attn.cute.testing`, whose package imports CuTe DSL's
+`cutlass`: the import fails on ROCm, so ROCm never runs the file). A check
 run asks for these only for files with findings (`python_requests`); the project layer answers
 from the other modules (`project.python_facts`), one level deep, and the file is checked again.
 """
@@ -12,7 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-VALUE, CALLERS = "value:", "callers:"  # the kinds of request: "value:..pkg.mod:NAME", "callers:FUNCTION"
+# the kinds of request: "value:..pkg.mod:NAME", "callers:FUNCTION", "imports:..pkg.mod" (PACKAGE: its own)
+VALUE, CALLERS, IMPORTS = "value:", "callers:", "imports:"
+PACKAGE = "."  # the module an `imports:` request names for the file's own package
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +28,11 @@ class PythonProjectFacts:
     # (the imported name as the file resolves it: (*module, name); its constants on ROCm; on CUDA)
     values: tuple[tuple[tuple[str, ...], tuple[object, ...] | None, tuple[object, ...] | None], ...] = ()
     unreached: frozenset[str] = frozenset()  # module-level functions whose every caller elsewhere ROCm never reaches
+    cuda_only: tuple[tuple[str, str], ...] = ()  # (a module imported, as spelled, or PACKAGE; why it is CUDA-only)
+
+    def cuda_only_module(self, module: str) -> str:
+        """Why importing the project module `module` (as spelled) fails on ROCm ("": it may not)."""
+        return next((why for name, why in self.cuda_only if name == module), "")
 
     def constants(self, names: tuple[str, ...], rocm: bool) -> frozenset[object] | None:
         """The constants an imported name holds on the platform (None: unknown)."""
@@ -33,7 +43,7 @@ class PythonProjectFacts:
         return None
 
     def __bool__(self) -> bool:
-        return bool(self.values or self.unreached)
+        return bool(self.values or self.unreached or self.cuda_only)
 
 
 def value_key(module: str, name: str) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from ..core.findings import Finding
 from .python_analysis import PythonFile
-from .python_project import CALLERS, VALUE
+from ..python.names import imported_modules
+from .python_project import CALLERS, IMPORTS, PACKAGE, VALUE
 
 _TORCH = "torch"
 _TESTS = (ast.Compare, ast.BoolOp, ast.If, ast.While, ast.IfExp, ast.Assert)
@@ -15,8 +16,9 @@ _TESTS = (ast.Compare, ast.BoolOp, ast.If, ast.While, ast.IfExp, ast.Assert)
 
 def requests(file: PythonFile, findings: Iterable[Finding]) -> frozenset[str]:
     """What the file asks of the other modules, given its findings: the callers of the module-level
-    functions that hold one, and the values of the names it imports from modules other than torch's
-    and tests (`from .utils import SYSTEM`, then `SYSTEM == "cuda"`)."""
+    functions that hold one, the values of the names it imports from modules other than torch's
+    and tests (`from .utils import SYSTEM`, then `SYSTEM == "cuda"`), and whether its own package
+    or a module it imports at module level imports a CUDA-only module on the way."""
     findings = list(findings)
     tree = file.tree
     if not findings or tree is None:
@@ -35,6 +37,9 @@ def requests(file: PythonFile, findings: Iterable[Finding]) -> frozenset[str]:
             continue
         asked.update(f"{VALUE}{module}:{alias.name}" for alias in node.names
                      if alias.name != "*" and (alias.asname or alias.name) in tested)
+    asked.add(IMPORTS + PACKAGE)
+    asked.update(IMPORTS + module for statement in tree.body if isinstance(statement, (ast.Import, ast.ImportFrom))
+                 for module in imported_modules(statement) if module.split(".")[0] != _TORCH)
     return frozenset(asked)
 
 

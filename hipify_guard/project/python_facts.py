@@ -27,7 +27,8 @@ from ..engine.diagnostics import FileReport
 from ..model.python_analysis import PythonFile
 from ..model.python_module_values import module_constants
 from ..model.python_platform import PythonPlatforms
-from ..model.python_project import CALLERS, VALUE, PythonProjectFacts, value_key
+from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
+from .cuda_only_modules import cuda_only_import, executed_files
 from ..model.settings import Settings
 from .job import Job, rerun_changed
 from ..walk.paths import project_root_of
@@ -90,7 +91,7 @@ def with_python_facts(settings: Settings, path: str, requests: Iterable[str], in
     index = index or CallerIndex((root, request[len(CALLERS):], here) for request in requests
                                  if request.startswith(CALLERS))
     plain = replace(settings, python_project=PythonProjectFacts())  # (the other modules: one level)
-    values, unreached = [], set()
+    values, unreached, cuda_only = [], set(), []
     for request in sorted(requests):
         if request.startswith(VALUE):
             module, _, name = request[len(VALUE):].rpartition(":")
@@ -101,7 +102,12 @@ def with_python_facts(settings: Settings, path: str, requests: Iterable[str], in
             name = request[len(CALLERS):]
             if _unreached(here, name, root, plain, index):
                 unreached.add(name)
-    facts = PythonProjectFacts(tuple(values), frozenset(unreached))
+        elif request.startswith(IMPORTS):
+            module = request[len(IMPORTS):]
+            why = cuda_only_import(here, module, root, settings.python)
+            if why:
+                cuda_only.append((module, why))
+    facts = PythonProjectFacts(tuple(values), frozenset(unreached), tuple(cuda_only))
     return replace(settings, python_project=facts) if facts else settings
 
 
@@ -193,28 +199,8 @@ def _uses(file: PythonFile, local: str, imported: tuple[str, ...]) -> Iterator[a
 def module_file(importer: str, module: str, root: str) -> str | None:
     """The project file (real path) a module name means in `importer`: relative to its package
     for `.x`, else from its folder and each folder above it up to `root`."""
-    relative = module.lstrip(".")
-    level = len(module) - len(relative)
-    parts = relative.split(".") if relative else []
-    folder = os.path.dirname(importer)
-    if level:
-        for _ in range(level - 1):
-            folder = os.path.dirname(folder)
-        bases = [folder]
-    else:
-        bases = []
-        while True:
-            bases.append(folder)
-            parent = os.path.dirname(folder)
-            if folder == root or parent == folder or not folder.startswith(root):
-                break
-            folder = parent
-    for base in bases:
-        candidate = os.path.join(base, *parts)
-        for file in (candidate + ".py", os.path.join(candidate, "__init__.py")):
-            if parts and os.path.isfile(file):
-                return os.path.realpath(file)
-    return None
+    files = executed_files(importer, module, root)
+    return files[-1] if files else None
 
 
 def _module(path: str, settings: Settings) -> PythonFile | None:

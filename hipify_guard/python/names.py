@@ -41,3 +41,13 @@ def string_value(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     return None
+
+
+def imported_modules(statement: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules an import statement may load, as spelled (relative ones with their dots): each
+    `import a.b`, and for `from m import x` both `m` and `m.x` (`x` may be a submodule)."""
+    if isinstance(statement, ast.Import):
+        return [alias.name for alias in statement.names]
+    module = "." * statement.level + (statement.module or "")
+    joined = module if module.endswith(".") else module + "."
+    return [module, *(joined + alias.name for alias in statement.names if alias.name != "*")]

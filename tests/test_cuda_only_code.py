@@ -234,6 +234,32 @@ add_library(profiler ${SRCS})
     assert _reported(root) == {"src/Logger.cpp"}
 
 
+def test_a_header_a_cuda_only_source_includes_and_a_shared_one_includes_under_a_cuda_macro(tmp_path: Path) -> None:
+    """kineto: `CuptiActivity.h` is included by the CUPTI profiler's header, which a CUDA-only source
+    includes and a source both builds compile includes only under `HAS_CUPTI`, a definition of the
+    CUDA backend alone; the ROCm backend defines `HAS_ROCTRACER`. Included unconditionally by the
+    shared source, it is reported again."""
+    cmake = """\
+if(DEMO_BACKEND STREQUAL "cuda")
+  set(SRCS src/Controller.cpp src/CuptiProfiler.cpp)
+  list(APPEND DEFS "HAS_CUPTI")
+elseif(DEMO_BACKEND STREQUAL "rocm")
+  set(SRCS src/Controller.cpp src/RocProfiler.cpp)
+  list(APPEND DEFS "HAS_ROCTRACER" "__HIP_PLATFORM_AMD__")
+endif()
+add_library(profiler ${SRCS})
+target_compile_definitions(profiler PRIVATE ${DEFS})
+"""
+    controller = '#if defined(HAS_CUPTI)\n#include "CuptiProfiler.h"\n#elif defined(HAS_ROCTRACER)\n#include "RocProfiler.h"\n#endif\n'
+    files = {"CMakeLists.txt": cmake, "src/Controller.cpp": controller, "src/CuptiProfiler.cpp": '#include "CuptiProfiler.h"\n',
+             "src/RocProfiler.cpp": '#include "RocProfiler.h"\n', "src/RocProfiler.h": GUARD,
+             "src/CuptiProfiler.h": '#include "CuptiActivity.h"\n', "src/CuptiActivity.h": GUARD}
+    root = git_project(tmp_path, files)
+    assert _reported(root) == {"src/RocProfiler.h"}
+    (root / "src/Controller.cpp").write_text('#include "CuptiProfiler.h"\n' + controller, encoding="utf-8")
+    assert _reported(root) == {"src/RocProfiler.h", "src/CuptiActivity.h"}
+
+
 # -- sources and headers ------------------------------------------------------------------------
 
 

@@ -6,8 +6,11 @@ CUDA version guards of `CUDA_asm.hpp` are nobody's there.
 
 The includers are looked for where `cuda_only_headers` looks (the header's folder, the folder
 above, the folders below: at most MAX_FILES files read). Each is judged under the checked file's
-settings and what its own included headers say of the names around its `#include`
-(`knowing`); an includer that is itself a header may be CUDA-only the same way, a few links up.
+settings with what the build files say of the includer (`Own`: kineto's `CuptiActivityProfiler.cpp`
+is a source only the CUDA build compiles; `ActivityProfilerController.cpp` includes the CUPTI
+profiler under `HAS_CUPTI`, which only the CUDA build defines) and what its own included headers
+say of the names around its `#include` (`knowing`); an includer that is itself a header may be
+CUDA-only the same way, a few links up.
 A header nothing there includes is not CUDA-only by this.
 """
 
@@ -30,9 +33,10 @@ _INCLUDE = re.compile(rb'#[ \t]*include[ \t]*(?:"([^"\r\n]+)"|<([^>\r\n]+)>)')  
 MAX_FILES = 400  # files read, per header, to find what includes it
 MAX_LINKS = 3  # includers that are headers followed up this many links
 Knowing = Callable[[Settings, str, Iterable[str]], Settings]  # `workspace.with_header_facts`
+Own = Callable[[str], "Settings | None"]  # an includer's settings; None: only the CUDA build compiles it
 
 
-def cuda_only_by_includers(path: str, root: str, settings: Settings, knowing: Knowing) -> str:
+def cuda_only_by_includers(path: str, root: str, settings: Settings, knowing: Knowing, own: Own) -> str:
     """Why no ROCm build compiles the header `path` (absolute): "" when some may (kept in the
     run's memo with the status of every folder listed and file read)."""
     memo = run_memo()
@@ -41,20 +45,24 @@ def cuda_only_by_includers(path: str, root: str, settings: Settings, knowing: Kn
     if isinstance(kept, str):
         return kept
     reads = Reads(set())
-    why = _why(os.path.realpath(path), root, settings, knowing, reads, frozenset())
+    why = _why(os.path.realpath(path), root, settings, knowing, own, reads, frozenset())
     if key is not None:
         keep_facts(memo, key, why, reads, (), bytes)
     return why
 
 
-def _why(path: str, root: str, settings: Settings, knowing: Knowing, reads: Reads, above: frozenset[str]) -> str:
+def _why(path: str, root: str, settings: Settings, knowing: Knowing, own: Own, reads: Reads,
+         above: frozenset[str]) -> str:
     includers = _includers(path, root, reads)
     if not includers:
         return ""
     for includer, offsets in includers:
-        if not _off_rocm(includer, offsets, settings, knowing) and not (
+        includer_settings = own(includer)
+        if includer_settings is None:
+            continue
+        if not _off_rocm(includer, offsets, includer_settings, knowing) and not (
                 len(above) < MAX_LINKS and includer.endswith(HEADERS) and includer not in above
-                and _why(includer, root, settings, knowing, reads, above | {path})):
+                and _why(includer, root, settings, knowing, own, reads, above | {path})):
             return ""
     first = os.path.relpath(includers[0][0], root).replace(os.sep, "/")
     count = f"{len(includers)} file{'s' if len(includers) > 1 else ''}, such as {first}"

@@ -314,7 +314,26 @@ def cuda_only_by_includes(path: str, settings: Settings) -> str:
         return ""
     from .cuda_only_includes import cuda_only_by_includers  # (the C/C++ front end)
 
-    return cuda_only_by_includers(os.path.abspath(path), project, settings, with_header_facts)
+    return cuda_only_by_includers(os.path.abspath(path), project, settings, with_header_facts,
+                                  _includer_settings(project, settings))
+
+
+def _includer_settings(root: str, settings: Settings) -> Callable[[str], Settings | None]:
+    """The settings a file of the project that includes a header is judged under: the header's,
+    with what the build files say of that file (None: only the CUDA build compiles it)."""
+    if settings.profile.project != root:  # (the build files were not read for it)
+        return lambda includer: settings
+    from .platform_profile import infer
+    from ..walk.project_walk import run_memo
+
+    inference = infer(root, run_memo())
+
+    def own(includer: str) -> Settings | None:
+        if inference.is_cuda_only(includer):
+            return None
+        return replace(settings, rocm_defines=inference.rocm_defines(includer),
+                       rocm_only=includer in inference.rocm_only_files)
+    return own
 
 
 def settle_module_facts(jobs: Sequence[Job], reports: list[FileReport],

@@ -40,6 +40,11 @@ _FIXED = {  # what the platform decides, by dotted name (rocm=True: ROCm, rocm=F
            ("torch", "distributed", "is_ucc_available", CALL): _FALSE},
     False: {VERSION_CUDA: _STRING, VERSION_HIP: _NONE, _GPU: _TRUE},
 }
+# Values the platform fixes, by the end of the dotted name: Triton's active target names its backend
+# "hip" on ROCm (`triton.runtime.driver.active.get_current_target().backend`, as Triton's own AMD
+# code and the kernels of the real trees test it).
+_BACKEND = ("get_current_target", CALL, "backend")
+_PLATFORM_STRINGS = {True: {_BACKEND: frozenset({"hip"})}, False: {_BACKEND: frozenset({"cuda"})}}
 _EXITS = {("sys", "exit"), ("exit",), ("quit",), ("os", "_exit"), ("pytest", "skip"), ("pytest", "fail"),
           ("pytest", "exit"), ("pytest", "xfail"), ("self", "skipTest")}
 _MAX_DEPTH = 64  # nested tests deeper than this are unknown (no recursion limit for odd code)
@@ -148,13 +153,20 @@ class PlatformFlow:
                 binding is None or binding.kind != IMPORT):
             return self._variable(node)
         names = self.symbols.names(node, aliases=False)
-        return self.project.constants(names, self.rocm) if names else None
+        return (self._platform_strings(names) or self.project.constants(names, self.rocm)) if names else None
+
+    def _platform_strings(self, names: tuple[str, ...]) -> Constants | None:
+        """The strings the platform fixes for a dotted name (`_PLATFORM_STRINGS`)."""
+        return next((values for end, values in _PLATFORM_STRINGS[self.rocm].items() if names[-len(end):] == end), None)
 
     def _literals(self, node: ast.expr) -> Constants | None:
         """A literal's constants: `"cuda"`, `(8, 0)`, `"cuda" if torch.version.cuda else "rocm"`."""
         plain, value = constant(node)
         if plain:
             return frozenset({value})
+        if isinstance(node, ast.Attribute):
+            names = self.symbols.names(node, aliases=False)
+            return self._platform_strings(names) if names else None
         if isinstance(node, ast.IfExp):
             test = self.truth(node.test)
             arms = [self._literals(arm) for arm, taken in ((node.body, True), (node.orelse, False))

@@ -260,6 +260,26 @@ target_compile_definitions(profiler PRIVATE ${DEFS})
     assert _reported(root) == {"src/RocProfiler.h", "src/CuptiActivity.h"}
 
 
+# -- tests the ROCm CI leaves out --------------------------------------------------------------
+
+
+def test_tests_the_rocm_ci_ignores_are_not_run_on_rocm(tmp_path: Path) -> None:
+    """vLLM's `.buildkite/scripts/hardware_ci/run-amd-test.sh` runs pytest from `tests/` with
+    `--ignore=kernels/quantization/test_machete_mm.py` (and folders): those tests are not the ROCm
+    build's; a test the CUDA CI ignores, or one the ROCm script does not name, stays reported."""
+    test = "import torch\n\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"
+    amd = ('#!/bin/bash\ncd tests\ncommands="pytest -v kernels \\\n  --ignore=kernels/quantization/test_machete_mm.py \\\n'
+           '  --ignore=kernels/mamba/"\n')
+    root = git_project(tmp_path, {
+        "CMakeLists.txt": "project(p)\nfind_package(hip)\n", ".buildkite/scripts/run-amd-test.sh": amd,
+        ".buildkite/scripts/run-cuda-test.sh": "pytest --ignore=kernels/test_rocm_only.py\n",
+        "tests/kernels/quantization/test_machete_mm.py": test, "tests/kernels/quantization/test_fp8.py": test,
+        "tests/kernels/mamba/test_ssd.py": test, "tests/kernels/test_rocm_only.py": test,
+    })
+    assert _reported(root) == {"tests/kernels/quantization/test_fp8.py", "tests/kernels/test_rocm_only.py"}
+    assert "the project does not run it on ROCm" in _judged(root, "tests/kernels/quantization/test_machete_mm.py")
+
+
 # -- sources and headers ------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..walk.project_walk import DIR, FILE, LINK, Scan, walk_of
+from .rocm_ci import CI_EXTENSIONS, is_rocm_ci_script
 from .source_paths import SOURCE_EXTENSIONS
 
 _SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache", "node_modules", ".tox", ".venv",
@@ -34,11 +35,12 @@ class Tree:
     sources: tuple[str, ...]
     folders: dict[str, tuple[str, ...]]
     starlark: tuple[str, ...] = ()  # `.bzl` files, whose source lists a CMake build may read
+    rocm_ci: tuple[str, ...] = ()  # the project's ROCm CI scripts (`rocm_ci`)
 
 
 def walk(root: str, notes: list[str]) -> Tree:
     """The build-file reader's view of the project's walk (see the module docstring)."""
-    cmake, headers, setup_py, kernel_builds, sources, starlark = [], [], [], [], [], []
+    cmake, headers, setup_py, kernel_builds, sources, starlark, rocm_ci = [], [], [], [], [], [], []
     folders: dict[str, tuple[str, ...]] = {}
     submodules = _submodules(root)
 
@@ -63,6 +65,8 @@ def walk(root: str, notes: list[str]) -> Tree:
                 sources.append(prefix + name)  # (sources only match patterns: an ignored one costs nothing)
             elif name.endswith(".bzl") and kind in (FILE, LINK) and name not in scan.ignored:
                 starlark.append(prefix + name)
+            elif name.endswith(CI_EXTENSIONS) and kind in (FILE, LINK) and is_rocm_ci_script(prefix + name):
+                rocm_ci.append(prefix + name)
             elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and kind in (FILE, LINK) and (
                     name not in scan.ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):
@@ -75,7 +79,7 @@ def walk(root: str, notes: list[str]) -> Tree:
                     kernel_builds.append(prefix + name)
         folders[folder] = tuple(children)
     return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(kernel_builds)),
-                tuple(sorted(sources)), folders, tuple(sorted(starlark)))
+                tuple(sorted(sources)), folders, tuple(sorted(starlark)), tuple(sorted(rocm_ci)))
 
 
 def _built_in(folder: str, scan: Scan) -> bool:

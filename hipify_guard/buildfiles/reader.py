@@ -3,7 +3,8 @@
 The tree below `root` is walked once (`build_tree`: vendored copies, submodules and build trees
 left out). Read: `CMakeLists.txt` and `*.cmake` files and headers configured with `#cmakedefine`
 (`cmake_reader`), `setup.py` files and the project modules they import (`setup_py_reader`),
-Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`).
+Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`), the tests the project's
+ROCm CI scripts leave out (`rocm_ci`).
 Nothing is executed; a file that cannot be read or parsed is noted and the rest is read.
 
 A file is one platform's (`BuildFileFacts.sources`) when some build file names it for that
@@ -121,6 +122,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     from .cmake_reader import read_cmake
     from .commented_sources import commented_sources
     from .kernel_builder_reader import read_kernel_builds
+    from .rocm_ci import rocm_ci_exclusions
     from .setup_py_reader import read_setup_py
     from .source_layout import layout_facts
     from .source_matching import Matcher
@@ -144,8 +146,11 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     if not opaque:
         rocm_cmake = [path for path in tree.cmake if _first_line([path], texts, _ROCM_BUILD)]
         sources += commented_sources(rocm_cmake, texts, matcher.known, claimed)
+    ci_files, ci_folders = rocm_ci_exclusions(root, tree.rocm_ci, tree.folders, texts)
+    sources += ci_files
     files = tuple(path for result in results for path in result.files)
-    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed)
+    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed) + tuple(
+        ci_folders)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
                           folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
                           _rocm_build(files, texts, definitions, [*mentions, *sources], results),

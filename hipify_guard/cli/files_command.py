@@ -84,7 +84,8 @@ def _explain(project: Project, paths: Sequence[str], output_format: str) -> None
                                for item in judged], indent=2))
         return
     for item in judged:
-        scope = "" if item.rocm_rules else "; only the CUDA build compiles it: the ROCm rules do not run"
+        unused = "the project does not run it on ROCm" if item.path.endswith(".py") else "only the CUDA build compiles it"
+        scope = "" if item.rocm_rules else f"; {unused}: the ROCm rules do not run"
         models = ", ".join(item.models) + (f" ({item.models_reason})" if item.models_reason else "")
         click.echo(f"{item.path}: {item.error}" if item.error else f"{item.path}: judged under {models}{scope}")
         for name, value, why in item.macros:

@@ -91,11 +91,15 @@ setup(ext_modules=[CUDAExtension("main", ["csrc/main.cu"], extra_compile_args={"
 
 def test_a_standalone_setup_py_that_needs_nvcc_is_cuda_only_where_the_project_builds_for_rocm(tmp_path: Path) -> None:
     """flash-attention: the main setup.py builds for ROCm; `csrc/fused/setup.py` stops without
-    CUDA_HOME and passes `-gencode`, and never names ROCm."""
-    root = git_project(tmp_path, {"setup.py": ROCM_SETUP, "csrc/main.cu": KERNEL, "csrc/fused/setup.py": NVCC_SETUP,
+    CUDA_HOME and passes `-gencode`, and never names ROCm; no ROCm build runs that script either
+    (its `parse(torch.version.cuda)` is not reported; the same line in the main one is)."""
+    parsed = "\nfrom packaging.version import parse\nCUDA = parse(torch.version.cuda)\n"
+    root = git_project(tmp_path, {"setup.py": ROCM_SETUP + parsed, "csrc/main.cu": KERNEL,
+                                  "csrc/fused/setup.py": NVCC_SETUP + parsed,
                                   "csrc/fused/fused.cu": KERNEL, "csrc/fused/fused.cuh": GUARD})
-    assert _reported(root) == {"csrc/main.cu"}
+    assert _reported(root) == {"csrc/main.cu", "setup.py"}
     assert "only the CUDA build compiles it" in _judged(root, "csrc/fused/fused.cuh")  # every source beside it is
+    assert "the project does not run it on ROCm" in _judged(root, "csrc/fused/setup.py")
 
 
 def test_a_project_whose_only_setup_py_needs_nvcc_is_checked_as_a_port(tmp_path: Path) -> None:

@@ -122,6 +122,7 @@ class ReaderResult:
     hipify: tuple[Evidence, ...] = ()  # where a build runs a hipify step (its outputs are not in the tree)
     # Folders a build file adds (CMake `add_subdirectory`), each with the platform its context holds in.
     subdirectories: tuple[tuple[str, str | None, Evidence], ...] = ()
+    cuda_only_scripts: tuple[tuple[str, Evidence], ...] = ()  # build scripts that need CUDA's toolkit to run
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,6 +148,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
         sources += commented_sources(rocm_cmake, texts, matcher.known, claimed)
     ci_files, ci_folders = rocm_ci_exclusions(root, tree.rocm_ci, tree.folders, texts)
     sources += ci_files
+    sources += [SourceFact(path, CUDA, "it needs CUDA's toolkit", evidence, (path,))
+                for result in results for path, evidence in result.cuda_only_scripts]
     files = tuple(path for result in results for path in result.files)
     folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed) + tuple(
         ci_folders)

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from .build_conditions import CUDA_SOME, EVERYWHERE
-from .build_facts import ReaderResult
+from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
 from .python_tests import contrasted_names
@@ -62,6 +62,7 @@ class _Reader:
         self.done: set[str] = set()
         self.facts = ModuleFacts(root)
         self.files: list[str] = []
+        self.cuda_scripts: list[tuple[str, Evidence]] = []
 
     def read_script(self, path: str) -> None:
         """A setup.py and the project modules it imports that build extensions (once each)."""
@@ -81,9 +82,11 @@ class _Reader:
         contrasted = contrasted_names(module_tree for _, module_tree in modules)
         needs = cuda_required(tree, self.read(path) or "") if self.rocm_built else None
         context = EVERYWHERE
-        if needs is not None:  # what it compiles, only CUDA builds do
+        if needs is not None:  # what it compiles, only CUDA builds do; nor does a ROCm build run it
             line = getattr(needs, "lineno", 1)
             context = EVERYWHERE.within(CUDA_SOME, f"{path}:{line} needs CUDA's toolkit")
+            text = (self.read(path) or "").splitlines()
+            self.cuda_scripts.append((path, Evidence(path, line, text[line - 1].strip()[:200] if line <= len(text) else "")))
         for module, module_tree in modules:
             Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run(context)
 
@@ -142,6 +145,6 @@ class _Reader:
     def result(self) -> ReaderResult:
         facts = self.facts
         return ReaderResult(tuple(facts.definitions.facts()), tuple(facts.mentions.facts()), tuple(facts.notes),
-                            tuple(self.files), tuple(facts.hipify))
+                            tuple(self.files), tuple(facts.hipify), cuda_only_scripts=tuple(self.cuda_scripts))
 
 

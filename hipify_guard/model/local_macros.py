@@ -27,6 +27,7 @@ from .platforms import UNDEFINED, Platform, Term, satisfiable, term
 
 FREE = "<free>"  # the macro may have any value, or none
 _NAME = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)(\(?)")
+_DECIMAL = re.compile(rb"0|[1-9][0-9]{0,17}")  # a plain decimal literal, well within a signed 64-bit value
 Path = Callable[[Arm | None], "list[tuple[Term, bool]]"]
 
 
@@ -138,8 +139,11 @@ def _taken(literals: list[tuple[Term, bool]], platform: Platform) -> bool | None
 def _value(data: bytes, start: int, end: int, constants: Mapping[str, int]) -> int | str:
     """The value of a definition's text: an integer constant expression (of literals and earlier
     file-level constants), EMPTY, or FREE."""
-    if not data[start:end].strip():
+    text = data[start:end].strip()
+    if not text:
         return EMPTY
+    if _DECIMAL.fullmatch(text):  # (most definitions: no parse needed)
+        return int(text)
     try:
         node = parse(data, start, end)
     except ParseError:

@@ -78,6 +78,7 @@ def _explain(project: Project, paths: Sequence[str], output_format: str) -> None
     if output_format == "json":
         click.echo(json.dumps([{"path": item.path, "rocm_rules": item.rocm_rules, "models": list(item.models),
                                 "models_reason": item.models_reason, "error": item.error,
+                                "cuda_only_why": item.cuda_only_why or None,
                                 "macros": [{"name": n, "rocm": v, "why": w} for n, v, w in item.macros],
                                 "rewrites": {role: {"macro": name or None, "why": why}
                                              for role, name, why in item.rewrites}}
@@ -85,7 +86,8 @@ def _explain(project: Project, paths: Sequence[str], output_format: str) -> None
         return
     for item in judged:
         unused = "the project does not run it on ROCm" if item.path.endswith(".py") else "only the CUDA build compiles it"
-        scope = "" if item.rocm_rules else f"; {unused}: the ROCm rules do not run"
+        why = f" ({item.cuda_only_why})" if item.cuda_only_why else ""
+        scope = "" if item.rocm_rules else f"; {unused}{why}: the ROCm rules do not run"
         models = ", ".join(item.models) + (f" ({item.models_reason})" if item.models_reason else "")
         click.echo(f"{item.path}: {item.error}" if item.error else f"{item.path}: judged under {models}{scope}")
         for name, value, why in item.macros:

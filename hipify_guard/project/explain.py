@@ -4,6 +4,7 @@ ROCm rules run on it at all."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..core.languages import CPP, language_of
@@ -14,6 +15,7 @@ from .build_scope import cuda_only_codes
 from .job import Job
 from .runner import read
 from .workspace import cuda_only_by_includes, with_header_facts
+from ..walk.paths import project_root_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,7 @@ class Judged:
     error: str = ""  # why the file could not be read
     # What rewrites test for ROCm and its version at the end of the file: (role, macro or "", why).
     rewrites: tuple[tuple[str, str, str], ...] = ()
+    cuda_only_why: str = ""  # why only the CUDA build compiles it ("": not known, or it is not CUDA-only)
 
 
 def explain(job: Job) -> Judged:
@@ -36,9 +39,11 @@ def explain(job: Job) -> Judged:
 
     report = FileReport(job.filename)
     rocm_rules = cuda_only_codes(job.codes) != job.codes
+    why = "" if rocm_rules else _cuda_only_why(job)
     if language_of(job.filename) != CPP:
         return Judged(job.filename, rocm_rules, ("its own platform tests",),
-                      "a Python file: torch.version.hip/cuda and the project's flags (python-rocm-flags) tell", ())
+                      "a Python file: torch.version.hip/cuda and the project's flags (python-rocm-flags) tell", (),
+                      cuda_only_why=why)
     loaded = read(job, report)
     if loaded is None:
         messages = [message.message for message in (*report.errors, *report.notes)]
@@ -47,8 +52,9 @@ def explain(job: Job) -> Judged:
     names = file.free_names | {define.name for define in job.settings.profile.configured_rocm}
     if job.path != "-" and names:  # as a check run settles them: what its included headers say
         file = FileAnalysis(job.filename, loaded[0], with_header_facts(job.settings, job.path, names))
-    if rocm_rules and job.path != "-" and cuda_only_by_includes(job.path, file.settings):
-        rocm_rules = False  # (a header every includer includes where no ROCm build goes)
+    if rocm_rules and job.path != "-":
+        why = cuda_only_by_includes(job.path, file.settings)  # (a header every includer includes where no ROCm build goes)
+        rocm_rules = not why
     platforms = file.platforms
     macros = tuple((judgement.name, _value(judgement.rocm), judgement.reason) for judgement in platforms.judgements)
     chosen = file.rewrite_macros(len(file.data) + 1)
@@ -56,7 +62,23 @@ def explain(job: Job) -> Judged:
                 ("rocm-version-macro", *((chosen.version.name, chosen.version.evidence) if chosen.version
                                          else ("", "none is defined for it: no rocm-min fix"))))
     return Judged(job.filename, rocm_rules, tuple(model.title for model in platforms.rocm_models),
-                  platforms.models_reason, macros, rewrites=rewrites)
+                  platforms.models_reason, macros, rewrites=rewrites, cuda_only_why=why)
+
+
+def _cuda_only_why(job: Job) -> str:
+    """The build files' evidence that only the CUDA build compiles (or runs) the job's file."""
+    root = project_root_of(job.path) if job.path != "-" else None
+    if root is None or job.settings.profile.project != root:
+        return ""
+    from ..walk.project_walk import run_memo
+    from .platform_profile import infer
+
+    relative = os.path.relpath(os.path.abspath(job.path), root).replace(os.sep, "/")
+    for entry in infer(root, run_memo()).entries:
+        if entry.key == "cuda-only-files" and (entry.value == relative or (
+                entry.value.endswith("/**") and relative.startswith(entry.value[:-2]))):
+            return entry.evidence
+    return ""
 
 
 def _value(value: object) -> str:

@@ -269,10 +269,13 @@ def version_strings_compared_as_strings(file: PythonFile) -> Iterator[Finding]:
             which, other = (names[0], right) if names[0] else (names[1], left)
             if which and (string_constant(other) or all(names)):
                 message = (f"`{file.shown(compare)}` compares {which} as a string, character by character "
-                           '("6.10" < "6.2", "11.10" < "11.8"): compare `packaging.version.Version` objects '
-                           "or tuples of integers")
+                           f"({_EXAMPLES[which]}): compare `packaging.version.Version` objects or tuples of integers")
                 yield Finding("HG305", message, *file.span(compare))
                 break
+
+
+# Orders a string comparison gets wrong, on the scale of the version compared.
+_EXAMPLES = {f"torch.version.{CUDA}": '"11.10" < "11.8", "9.2" > "10.0"', f"torch.version.{HIP}": '"6.10" < "6.2"'}
 
 
 def _version_string(file: PythonFile, node: ast.expr) -> str:

@@ -100,6 +100,17 @@ def test_a_standalone_setup_py_that_needs_nvcc_is_cuda_only_where_the_project_bu
     assert _reported(root) == {"csrc/main.cu", "setup.py"}
     assert "only the CUDA build compiles it" in _judged(root, "csrc/fused/fused.cuh")  # every source beside it is
     assert "the project does not run it on ROCm" in _judged(root, "csrc/fused/setup.py")
+    # The extension only that script builds (`fused`) is CUDA's: a module importing it never runs on
+    # ROCm (flash-attention's `flash_attn/ops/fused_dense.py` imports `fused_dense_lib`); one that
+    # imports the main extension, or `fused` only inside `try`, does.
+    capability = "\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"
+    (root / "ops").mkdir()
+    (root / "ops/dense.py").write_text("import torch\nimport fused" + capability)
+    (root / "ops/main.py").write_text("import torch\nimport main" + capability)
+    (root / "ops/maybe.py").write_text("import torch\ntry:\n    import fused\nexcept ImportError:\n    fused = None" + capability)
+    assert _reported(root) == {"csrc/main.cu", "setup.py", "ops/main.py", "ops/maybe.py"}
+    init = run_cli("init", "--stdout", ".", cwd=root)
+    assert '"fused",  # csrc/fused/setup.py:8: setup(ext_modules=[CUDAExtension(' in init.stdout, init.stdout + init.stderr
 
 
 def test_a_project_whose_only_setup_py_needs_nvcc_is_checked_as_a_port(tmp_path: Path) -> None:

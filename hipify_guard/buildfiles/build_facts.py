@@ -123,6 +123,7 @@ class ReaderResult:
     # Folders a build file adds (CMake `add_subdirectory`), each with the platform its context holds in.
     subdirectories: tuple[tuple[str, str | None, Evidence], ...] = ()
     cuda_only_scripts: tuple[tuple[str, Evidence], ...] = ()  # build scripts that need CUDA's toolkit to run
+    cuda_only_modules: tuple[tuple[str, Evidence], ...] = ()  # the Python extension modules only they build
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,7 @@ class BuildFileFacts:
     rocm_compiled_in: tuple[tuple[str, tuple[str, ...]], ...] = ()
     rocm_build: tuple[Evidence, ...] = ()  # where the build files build for ROCm (the first place found)
     hip_on_nvidia: tuple[Evidence, ...] = ()  # where they build HIP for NVIDIA GPUs (the first place found)
+    cuda_only_modules: tuple[tuple[str, Evidence], ...] = ()  # extension modules only CUDA builds make (by name)
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

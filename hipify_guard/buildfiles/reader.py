@@ -156,7 +156,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
                           folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
                           _rocm_build(files, texts, definitions, [*mentions, *sources], results),
-                          _first_line(files, texts, _HIP_ON_NVIDIA))
+                          _first_line(files, texts, _HIP_ON_NVIDIA),
+                          tuple(item for result in results for item in result.cuda_only_modules))
 
 
 def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -> tuple[Evidence, ...]:

@@ -63,6 +63,8 @@ class _Reader:
         self.facts = ModuleFacts(root)
         self.files: list[str] = []
         self.cuda_scripts: list[tuple[str, Evidence]] = []
+        self.cuda_modules: list[tuple[str, Evidence]] = []  # extension modules only such scripts build
+        self.other_modules: set[str] = set()  # extension modules the other scripts build
 
     def read_script(self, path: str) -> None:
         """A setup.py and the project modules it imports that build extensions (once each)."""
@@ -87,6 +89,9 @@ class _Reader:
             context = EVERYWHERE.within(CUDA_SOME, f"{path}:{line} needs CUDA's toolkit")
             text = (self.read(path) or "").splitlines()
             self.cuda_scripts.append((path, Evidence(path, line, text[line - 1].strip()[:200] if line <= len(text) else "")))
+            self.cuda_modules += [(name, Evidence(path, at, text[at - 1].strip()[:200])) for name, at in _extensions(tree)]
+        else:
+            self.other_modules.update(name for name, _ in _extensions(tree))
         for module, module_tree in modules:
             Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run(context)
 
@@ -145,6 +150,21 @@ class _Reader:
     def result(self) -> ReaderResult:
         facts = self.facts
         return ReaderResult(tuple(facts.definitions.facts()), tuple(facts.mentions.facts()), tuple(facts.notes),
-                            tuple(self.files), tuple(facts.hipify), cuda_only_scripts=tuple(self.cuda_scripts))
+                            tuple(self.files), tuple(facts.hipify), cuda_only_scripts=tuple(self.cuda_scripts),
+                            cuda_only_modules=tuple(item for item in self.cuda_modules if item[0] not in self.other_modules))
 
 
+def _extensions(tree: ast.Module) -> list[tuple[str, int]]:
+    """(module name, line) of each extension the script constructs with a literal name:
+    `CUDAExtension(name="fused_dense_lib", ...)`, `CUDAExtension("flash_attn_3._C", ...)`."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called(node.func).endswith("Extension"):
+            named = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None)
+            if isinstance(named, ast.Constant) and isinstance(named.value, str) and named.value:
+                found.append((named.value, node.lineno))
+    return found
+
+
+def _called(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""

@@ -54,6 +54,7 @@ class Inference:
     scoped: tuple[ScopedDefinition, ...] = ()  # what every ROCm build defines, and for which files
     rocm_only_files: frozenset[str] = frozenset()  # absolute paths only ROCm builds compile
     compiled_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # `BuildFileFacts.rocm_compiled_in`
+    cuda_only_modules: tuple[str, ...] = ()  # Python extension modules only CUDA builds make
 
     def is_cuda_only(self, path: str) -> bool:
         """Whether only the CUDA build compiles the file `path` (absolute)."""
@@ -93,6 +94,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     entries += [Entry("cuda-only-files", posixpath.join(folder, "**"), _shown(why)) for folder, why in folders]
     cuda_only = sorted(name for name in evidence if not any(_below(name, folder) for folder, _ in folders))
     entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
+    modules = dict(reversed(facts.cuda_only_modules))  # (the first evidence of each)
+    entries += [Entry("extend-python-cuda-modules", name, _shown(evidence)) for name, evidence in sorted(modules.items())]
     hipify, why, scopes = _hipify(root, facts)
     if hipify:
         entries.append(Entry("hipify", hipify, why))
@@ -109,7 +112,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
                              hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
                      tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
-                     frozenset(os.path.join(root, name) for name in facts.rocm_only_files), dict(facts.rocm_compiled_in))
+                     frozenset(os.path.join(root, name) for name in facts.rocm_only_files), dict(facts.rocm_compiled_in),
+                     tuple(sorted(modules)))
 
 
 def _rocm_build(facts: BuildFileFacts) -> str:

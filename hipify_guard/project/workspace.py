@@ -175,8 +175,10 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
             defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
             key = (id(settings), inference.root, defines, rocm_only)
             if key not in shared:
+                python = settings.python if not inference.cuda_only_modules else replace(
+                    settings.python, cuda_modules=(*settings.python.cuda_modules, *inference.cuda_only_modules))
                 shared[key] = replace(settings, profile=merged(settings.profile, inference.profile),
-                                      rocm_defines=defines, rocm_only=rocm_only)
+                                      rocm_defines=defines, rocm_only=rocm_only, python=python)
             settings = shared[key]
             cuda_only = cuda_only or inference.is_cuda_only(absolute)
         if cuda_only and not BuildSources.of(job_options):

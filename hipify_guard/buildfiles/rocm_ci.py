@@ -15,8 +15,8 @@ import os
 import re
 from collections.abc import Callable
 
-from .build_facts import Evidence, SourceFact
 from .build_conditions import CUDA
+from .build_facts import Evidence, SourceFact
 
 CI_FOLDERS = frozenset({".buildkite", ".github", ".gitlab", ".circleci", ".ci", "ci", ".jenkins", "jenkins"})
 CI_EXTENSIONS = (".sh", ".bash", ".yml", ".yaml")

@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterable
 
 from ..core.findings import Finding
-from .python_analysis import PythonFile
 from ..python.names import imported_modules
+from .python_analysis import PythonFile
 from .python_project import CALLERS, IMPORTS, PACKAGE, VALUE
 
 _TORCH = "torch"

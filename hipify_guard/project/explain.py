@@ -11,11 +11,11 @@ from ..core.languages import CPP, language_of
 from ..cpp.evaluator import EMPTY
 from ..model.analysis import FileAnalysis
 from ..model.platforms import UNDEFINED
+from ..walk.paths import project_root_of
 from .build_scope import cuda_only_codes
 from .job import Job
 from .runner import read
 from .workspace import cuda_only_by_includes, with_header_facts
-from ..walk.paths import project_root_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,21 +25,12 @@ from ..model.project_profile import ProjectProfile
 from ..model.python_platform import PythonPlatforms
 from ..model.settings import Settings
 from ..model.spelling import settings_known
-from ..walk.paths import project_root_of
 from .build_scope import BuildSources, cuda_only_codes, with_builds
-from .config import (
-    CONFIG_NAMES,
-    ConfigError,
-    Options,
-    Patterns,
-    has_config,
-    merge,
-    read_file,
-    validate,
-)
 from .cuda_only_headers import HEADERS
+from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, merge, read_file, validate
 from .discovery import Exclusion
 from .job import CHECK, Job, rerun_changed
+from ..walk.paths import project_root_of
 
 if TYPE_CHECKING:
     from ..buildfiles.reader import FactsMemo
@@ -178,10 +169,7 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
         cuda_only = job_options.cuda_only_files is not None and _exclusion(job_options.cuda_only_files)(path, False)
         root, absolute = _place(path, places) if job.path != "-" or os.path.exists(path) else (None, "")
         if job_options.infer_platforms and root is not None:  # (a lone file: nothing speaks of a ROCm build)
-            from .platform_profile import (  # (reads the build files once per project and run)
-                infer,
-                merged,
-            )
+            from .platform_profile import infer, merged  # (reads the build files once per project and run)
 
             inference = infer(root, memo)
             defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
@@ -337,8 +325,8 @@ def _includer_settings(root: str, settings: Settings) -> Callable[[str], Setting
     with what the build files say of that file (None: only the CUDA build compiles it)."""
     if settings.profile.project != root:  # (the build files were not read for it)
         return lambda includer: settings
-    from ..walk.project_walk import run_memo
     from .platform_profile import infer
+    from ..walk.project_walk import run_memo
 
     inference = infer(root, run_memo())
 
@@ -364,9 +352,7 @@ def settle_module_facts(jobs: Sequence[Job], reports: list[FileReport],
 def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Settings:
     """`settings` knowing what the project around `path` says of `names`: what the project headers
     it includes define, and the ROCm side its sources test of a CUDA-side switch (`with_pairs`)."""
-    from .header_facts import (
-        included_facts,  # (the C/C++ front end: a run over Python files needs none)
-    )
+    from .header_facts import included_facts  # (the C/C++ front end: a run over Python files needs none)
 
     names = frozenset(names)
     project = project_root_of(path)
@@ -387,10 +373,7 @@ def with_pairs(settings: Settings, root: str, names: frozenset[str]) -> Settings
     wanted = {switch.prefix for name in names if (switch := build_macro(name)) and switch.side == CUDA} - paired - {""}
     if not wanted or not profile.infer:
         return settings
-    from .source_switches import (  # (reads the sources once per project and run)
-        rocm_side,
-        tested_switches,
-    )
+    from .source_switches import rocm_side, tested_switches  # (reads the sources once per project and run)
 
     pairs = frozenset(name for name in rocm_side(tested_switches(root)) if build_macro(name).prefix in wanted)
     if not pairs:

@@ -17,11 +17,11 @@ from functools import lru_cache
 # ROCm), matched against the end of the dotted name an expression spells or imports
 # (`IS_HIP_EXTENSION` matches `cpp_extension.IS_HIP_EXTENSION`). Seen on the real trees:
 # torch.utils.cpp_extension, torch's test utilities, vLLM's `current_platform`, cupy's
-# `cupy.cuda.runtime.is_hip`, Triton helpers `is_hip()` / `is_cuda()`, apex's `is_rocm_pytorch()`,
+# `cupy.cuda.runtime.is_hip`, Triton helpers `is_hip()` / `is_cuda()`, apex's `is_rocm_pytorch()`, torchao's `is_ROCM()`,
 # flash-linear-attention's `IS_AMD` / `IS_NVIDIA` (from Triton's active backend).
 DEFAULT_ROCM_FLAGS = (
     "IS_HIP_EXTENSION", "IS_ROCM", "IS_HIP", "IS_AMD", "TEST_WITH_ROCM", "runtime.is_hip",
-    "is_hip()", "is_rocm()", "is_rocm_pytorch()", "_is_hip()", "_is_rocm()",
+    "is_hip()", "is_rocm()", "is_ROCM()", "is_rocm_pytorch()", "_is_hip()", "_is_rocm()",
 )
 DEFAULT_CUDA_FLAGS = ("IS_NVIDIA", "current_platform.is_cuda()", "is_cuda()", "_is_cuda()")
 # Modules written for NVIDIA GPUs' own programming models, with no ROCm build: a file that imports

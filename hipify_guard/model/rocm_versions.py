@@ -16,7 +16,7 @@ releases (and the floor), lowest first, with `platforms.satisfiable`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .platforms import UNDEFINED, MacroSet, Platform, Term, satisfiable
 
@@ -56,16 +56,40 @@ def earliest(literals: Sequence[Literal], model: Platform, macros: MacroSet, flo
     scales = _scales(macros)
     names = {model.renames.get(n, n) for item, _ in literals for n in item.names}
     present = sorted(n for n in names if (n in scales or n in _PARTS) and n not in model.fixed)
-    if not present:
+    newer = _header_macros(names - set(present) - model.fixed.keys(), floor)
+    if not present and not newer:
         return floor if satisfiable(literals, model) else None
-    if satisfiable(literals, _at(model, floor, present, scales, defined=())):  # all undefined
-        return floor
     constants = {c for item, _ in literals for c in item.constants if c >= 0}
-    for version in _candidates(present, constants, scales, floor):
-        for defined in _definedness(present):
-            if satisfiable(literals, _at(model, version, present, scales, defined)):
+    for version in _candidates(present, constants, scales, floor, newer.values()):
+        at_version = _without(model, [name for name, since in newer.items() if since > version])
+        for defined in ((), *_definedness(present)):  # (all undefined first)
+            if satisfiable(literals, _at(at_version, version, present, scales, defined)):
                 return version
     return None
+
+
+def _header_macros(names: Iterable[str], floor: Version) -> dict[str, Version]:
+    """The names among `names` that HIP's headers define only from a release after `floor`, with
+    that release (`HIP_FP8_TYPE_OCP`: 6.3.0): before it, no ROCm build defines them."""
+    candidates = [name for name in names if name.startswith(("HIP_", "__HIP"))]
+    if not candidates:
+        return {}
+    from .api_tables import api_tables  # (guards that test HIP's own macros only)
+
+    found = {}
+    for name in candidates:
+        declaration = api_tables().hip.get(name)
+        if declaration is not None and declaration.since is not None and declaration.since > floor:
+            found[name] = declaration.since
+    return found
+
+
+def _without(model: Platform, names: list[str]) -> Platform:
+    """`model` with `names` undefined."""
+    if not names:
+        return model
+    return Platform(model.name, model.title, model.is_rocm, {**model.fixed, **dict.fromkeys(names, UNDEFINED)},
+                    model.renames, model.ranges)
 
 
 def _scales(macros: MacroSet) -> dict[str, tuple[Callable[[Version], int], Callable[[int], tuple[Version, ...]]]]:
@@ -73,9 +97,11 @@ def _scales(macros: MacroSet) -> dict[str, tuple[Callable[[Version], int], Calla
     return {**_SCALES, "ROCM_VERSION": rocm, macros.rocm_version_macro: rocm}
 
 
-def _candidates(present: list[str], constants: set[int], scales: dict, floor: Version) -> list[Version]:
-    """Releases from `floor` on at which some comparison of a present macro may change value."""
-    found = {floor}
+def _candidates(present: list[str], constants: set[int], scales: dict, floor: Version,
+                starts: Iterable[Version] = ()) -> list[Version]:
+    """Releases from `floor` on at which some comparison of a present macro may change value, or a
+    macro of HIP's headers appears (`starts`)."""
+    found = {floor, *starts}
     for name in present:
         if name in scales:
             found.update(version for c in constants for version in scales[name][1](c))

@@ -68,6 +68,9 @@ def earliest(literals: Sequence[Literal], model: Platform, macros: MacroSet, flo
     return None
 
 
+_HISTORY_START = (1, 0, 0)  # the first release of HIP's header history (since.tsv): a name since then is in all
+
+
 def _header_macros(names: Iterable[str], floor: Version) -> dict[str, Version]:
     """The names among `names` that HIP's headers define only from a release after `floor`, with
     that release (`HIP_FP8_TYPE_OCP`: 6.3.0): before it, no ROCm build defines them."""
@@ -79,7 +82,7 @@ def _header_macros(names: Iterable[str], floor: Version) -> dict[str, Version]:
     found = {}
     for name in candidates:
         declaration = api_tables().hip.get(name)
-        if declaration is not None and declaration.since is not None and declaration.since > floor:
+        if declaration is not None and declaration.since is not None and declaration.since > max(floor, _HISTORY_START):
             found[name] = declaration.since
     return found
 

@@ -16,3 +16,8 @@ using fp8x2 = __hip_fp8x2_e4m3_fnuz;
 using ocp = __hip_fp8_e4m3;  // expect: HG203
 #endif
 #endif
+
+// A macro in every release of HIP's header history (__HIP_DEVICE_COMPILE__) says nothing of the version.
+#ifdef __HIP_DEVICE_COMPILE__
+__device__ inline __half from_short(short v) { return __short2half_rn(v); }
+#endif

@@ -13,7 +13,7 @@ from pathlib import Path
 
 RUN = ("import json, sys; from hipify_guard.cli.main import main\n"
        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-       "print(json.dumps(sorted(name for name in sys.modules if name.startswith('hipify_guard'))), file=sys.stderr)")
+       "print(json.dumps(sorted(name for name in sys.modules if name.startswith(('hipify_guard', 'pathspec')))), file=sys.stderr)")
 PYTHON_SIDE = ("hipify_guard.python.source", "hipify_guard.model.python_analysis", "hipify_guard.checks.python_versions")
 CPP_SIDE = ("hipify_guard.model.analysis", "hipify_guard.cpp.scanner", "hipify_guard.fix.verify",
             "hipify_guard.checks.guard_outcome", "hipify_guard.project.header_facts")  # (the last two: when needed)
@@ -42,3 +42,14 @@ def test_each_language_imports_its_own_front_end_only(tmp_path: Path) -> None:
     python = imported(root, "m.py")
     assert not python & {*CPP_SIDE, *READERS} and set(PYTHON_SIDE) <= python
     assert not imported(root, "k.cu") & set(READERS)  # (a later one takes their facts from the cache)
+
+
+def test_an_ignore_file_of_comments_only_imports_no_pattern_library(tmp_path: Path) -> None:
+    """`git init` writes `.git/info/exclude` with comments only: pathspec (50 ms to import) is
+    needed only where a pattern is."""
+    root = tmp_path / "p"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "k.cu").write_text("#if CUDA_VERSION >= 11000\n#endif\n")
+    assert "pathspec" not in imported(root, "--no-cache", "k.cu")
+    (root / ".gitignore").write_text("build/\n")
+    assert "pathspec" in imported(root, "--no-cache", "k.cu")

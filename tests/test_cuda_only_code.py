@@ -275,6 +275,27 @@ target_compile_definitions(profiler PRIVATE ${DEFS})
     assert _reported(root) == {"src/RocProfiler.h", "src/CuptiActivity.h"}
 
 
+# -- Bazel ---------------------------------------------------------------------------------------
+
+
+def test_bazel_defines_of_a_platform_folder_decide_what_rocm_sees(tmp_path: Path) -> None:
+    """jax: `jaxlib/gpu/vendor.h` tests `JAX_GPU_CUDA` / `JAX_GPU_HIP`, which the `cc_library`s of
+    `jaxlib/cuda/BUILD` and `jaxlib/rocm/BUILD` pass in `defines`: the CUDA arm's version guard is
+    not ROCm's; without those BUILD files nothing says so."""
+    vendor = ("#if defined(LIB_GPU_CUDA)\n#if CUDA_VERSION < 11080\n#error needs CUDA 11.8\n#endif\n"
+              "#elif defined(LIB_GPU_HIP)\n#include <hip/hip_runtime.h>\n#endif\n")
+    build = 'cc_library(\n    name = "{0}_vendor",\n    hdrs = ["//lib/gpu:vendor.h"],\n    defines = ["LIB_GPU_{1}=1"],\n)\n'
+    root = git_project(tmp_path, {"lib/gpu/vendor.h": vendor, "setup.py": "import os\n",
+                                  "lib/rocm/setup.py": "print('the ROCm plugin')\n"})
+    assert _reported(root) == {"lib/gpu/vendor.h"}
+    (root / "lib/cuda").mkdir()
+    (root / "lib/cuda/BUILD").write_text(build.format("cuda", "CUDA"))
+    (root / "lib/rocm/BUILD.bazel").write_text(build.format("rocm", "HIP"))
+    assert _reported(root) == set()
+    assert "LIB_GPU_CUDA: undefined on ROCm (only the CUDA build defines it: lib/cuda/BUILD:4" in run_cli(
+        "files", "lib/gpu/vendor.h", cwd=root).stdout
+
+
 # -- tests the ROCm CI leaves out --------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..walk.project_walk import DIR, FILE, LINK, Scan, walk_of
+from .bazel_reader import BAZEL_FILES, folder_platform
 from .rocm_ci import CI_EXTENSIONS, is_rocm_ci_script
 from .source_paths import SOURCE_EXTENSIONS
 
@@ -36,11 +37,12 @@ class Tree:
     folders: dict[str, tuple[str, ...]]
     starlark: tuple[str, ...] = ()  # `.bzl` files, whose source lists a CMake build may read
     rocm_ci: tuple[str, ...] = ()  # the project's ROCm CI scripts (`rocm_ci`)
+    bazel: tuple[str, ...] = ()  # Bazel `BUILD` files in a platform's folder (`bazel_reader`)
 
 
 def walk(root: str, notes: list[str]) -> Tree:
     """The build-file reader's view of the project's walk (see the module docstring)."""
-    cmake, headers, setup_py, kernel_builds, sources, starlark, rocm_ci = [], [], [], [], [], [], []
+    cmake, headers, setup_py, kernel_builds, sources, starlark, rocm_ci, bazel = [], [], [], [], [], [], [], []
     folders: dict[str, tuple[str, ...]] = {}
     submodules = _submodules(root)
 
@@ -67,6 +69,8 @@ def walk(root: str, notes: list[str]) -> Tree:
                 starlark.append(prefix + name)
             elif name.endswith(CI_EXTENSIONS) and kind in (FILE, LINK) and is_rocm_ci_script(prefix + name):
                 rocm_ci.append(prefix + name)
+            elif name in BAZEL_FILES and kind in (FILE, LINK) and name not in scan.ignored and folder_platform(prefix + name):
+                bazel.append(prefix + name)
             elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and kind in (FILE, LINK) and (
                     name not in scan.ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):
@@ -79,7 +83,8 @@ def walk(root: str, notes: list[str]) -> Tree:
                     kernel_builds.append(prefix + name)
         folders[folder] = tuple(children)
     return Tree(tuple(sorted(cmake)), tuple(sorted(headers)), tuple(sorted(setup_py)), tuple(sorted(kernel_builds)),
-                tuple(sorted(sources)), folders, tuple(sorted(starlark)), tuple(sorted(rocm_ci)))
+                tuple(sorted(sources)), folders, tuple(sorted(starlark)), tuple(sorted(rocm_ci)),
+                tuple(sorted(bazel)))
 
 
 def _built_in(folder: str, scan: Scan) -> bool:

@@ -3,7 +3,8 @@
 The tree below `root` is walked once (`build_tree`: vendored copies, submodules and build trees
 left out). Read: `CMakeLists.txt` and `*.cmake` files and headers configured with `#cmakedefine`
 (`cmake_reader`), `setup.py` files and the project modules they import (`setup_py_reader`),
-Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`), the tests the project's
+Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`), Bazel `BUILD` files in a
+platform's folder (`bazel_reader`), the tests the project's
 ROCm CI scripts leave out (`rocm_ci`).
 Nothing is executed; a file that cannot be read or parsed is noted and the rest is read.
 
@@ -119,6 +120,7 @@ def _status(root: str, path: str) -> tuple[int, int, int] | None:
 
 def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFacts:
     """Run the readers over the walk's build files (imported here: a run whose facts are kept needs none)."""
+    from .bazel_reader import read_bazel
     from .cmake_reader import read_cmake
     from .commented_sources import commented_sources
     from .kernel_builder_reader import read_kernel_builds
@@ -130,7 +132,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     rocm_built = bool(_first_line([*tree.cmake, *tree.setup_py], texts, _ROCM_BUILD))
     results = [read_cmake(root, tree.cmake, tree.headers, texts, tree.starlark),
-               read_setup_py(root, tree.setup_py, texts, rocm_built), kernel_builds.result]
+               read_setup_py(root, tree.setup_py, texts, rocm_built), kernel_builds.result,
+               read_bazel(tree.bazel, texts)]
     definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence, item.folder): item
                          for result in results for item in result.definitions}.values())
     mentions = [item for result in results for item in result.mentions]

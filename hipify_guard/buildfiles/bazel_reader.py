@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 
 from .build_conditions import CUDA, CUDA_WORDS, ROCM, ROCM_WORDS
 from .build_facts import Definition, Evidence, ReaderResult
+from .build_flags import macro
 
 BAZEL_FILES = ("BUILD", "BUILD.bazel")
 _DEFINES = re.compile(r"(?<![\w.])defines\s*=\s*\[([^\]]*)\]")
-_STRING = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)(?:=([^"']*))?["']""")
-_INTEGER = re.compile(r"-?[0-9]+")
+_STRING = re.compile(r"""["']([^"'\n]*)["']""")
 
 
 def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> ReaderResult:
@@ -35,13 +35,13 @@ def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> Reade
         files.append(path)
         for match in _DEFINES.finditer(text):
             for item in _STRING.finditer(match.group(1)):
-                offset = match.start(1) + item.start()
-                line = text.count("\n", 0, offset) + 1
-                value = "1" if item.group(2) is None else item.group(2)
-                value = value if value == "" or _INTEGER.fullmatch(value) else None
+                defined = macro(item.group(1))
+                if defined is None:
+                    continue
+                line = text.count("\n", 0, match.start(1) + item.start()) + 1
                 evidence = Evidence(path, line, text.splitlines()[line - 1].strip()[:200])
-                folder = path.rpartition("/")[0]
-                definitions.append(Definition(item.group(1), value, platform, True, f"the targets of {folder}/", evidence))
+                condition = f"the targets of {path.rpartition('/')[0]}/"
+                definitions.append(Definition(*defined, platform, True, condition, evidence))
     return ReaderResult(definitions=tuple(definitions), files=tuple(files))
 
 

@@ -35,7 +35,7 @@ from .build_conditions import CUDA_SOME, EVERYWHERE
 from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
-from .python_tests import contrasted_names
+from .python_tests import constant, contrasted_names, dotted
 
 MAX_MODULES = 40  # project modules read per setup.py
 _BUILDS = re.compile(r"Extension\b|define_macros|extra_compile_args|extra_cuda_cflags|nvcc_args|cxx_args|def sources")
@@ -159,12 +159,8 @@ def _extensions(tree: ast.Module) -> list[tuple[str, int]]:
     `CUDAExtension(name="fused_dense_lib", ...)`, `CUDAExtension("flash_attn_3._C", ...)`."""
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _called(node.func).endswith("Extension"):
-            named = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None)
-            if isinstance(named, ast.Constant) and isinstance(named.value, str) and named.value:
-                found.append((named.value, node.lineno))
+        if isinstance(node, ast.Call) and dotted(node.func).endswith("Extension"):
+            named = constant(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None))
+            if named:
+                found.append((named, node.lineno))
     return found
-
-
-def _called(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from .platforms import UNDEFINED, MacroSet, Platform, Term, satisfiable
 
@@ -91,8 +92,7 @@ def _without(model: Platform, names: list[str]) -> Platform:
     """`model` with `names` undefined."""
     if not names:
         return model
-    return Platform(model.name, model.title, model.is_rocm, {**model.fixed, **dict.fromkeys(names, UNDEFINED)},
-                    model.renames, model.ranges)
+    return replace(model, fixed={**model.fixed, **dict.fromkeys(names, UNDEFINED)})
 
 
 def _scales(macros: MacroSet) -> dict[str, tuple[Callable[[Version], int], Callable[[int], tuple[Version, ...]]]]:

@@ -73,12 +73,7 @@ def _cuda_only_why(job: Job) -> str:
     from ..walk.project_walk import run_memo
     from .platform_profile import infer
 
-    relative = os.path.relpath(os.path.abspath(job.path), root).replace(os.sep, "/")
-    for entry in infer(root, run_memo()).entries:
-        if entry.key == "cuda-only-files" and (entry.value == relative or (
-                entry.value.endswith("/**") and relative.startswith(entry.value[:-2]))):
-            return entry.evidence
-    return ""
+    return infer(root, run_memo()).cuda_only_evidence(os.path.abspath(job.path))
 
 
 def _value(value: object) -> str:

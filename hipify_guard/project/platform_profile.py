@@ -60,6 +60,12 @@ class Inference:
         """Whether only the CUDA build compiles the file `path` (absolute)."""
         return path in self.cuda_only_files or any(path.startswith(folder + os.sep) for folder in self.cuda_only_folders)
 
+    def cuda_only_evidence(self, path: str) -> str:
+        """The build files' evidence that only the CUDA build compiles the file `path` (absolute), or ""."""
+        relative = os.path.relpath(path, self.root).replace(os.sep, "/")
+        return next((entry.evidence for entry in self.entries if entry.key == "cuda-only-files" and (
+            entry.value == relative or (entry.value.endswith("/**") and relative.startswith(entry.value[:-2])))), "")
+
     def rocm_defines(self, path: str) -> tuple[BuildDefine, ...]:
         """What every ROCm compile of the file `path` (absolute) defines, by the build files."""
         return defines_for(path, self.root, self.scoped, self.compiled_in) if self.scoped else ()

@@ -50,7 +50,10 @@ AGAINST_TODAY = [
      "                                     cudaFlushGPUDirectRDMAWritesToOwner);\n}\n#endif\n", "HG101",
      "no safe fix: the code ROCm takes instead uses `cudaDeviceFlushGPUDirectRDMAWrites`"),
     ("#if CUDA_VERSION >= 11000\ninline void upload(cudaGraphExec_t e) { cudaGraphUpload(e, 0); }\n#endif\n", "HG101",
-     "no safe fix: ROCm skips this branch today, but HIP has every name it uses"),
+     "no safe fix: ROCm skips this branch today, but the newest API the branch uses is `cudaGraphUpload`"),
+    # magma's sparse sources: a no-op stand-in for an API CUDA 11 removed and hipSPARSE never had
+    ("#if CUDA_VERSION >= 11000\n#define cusparseDestroySolveAnalysisInfo(info) {;}\n#endif\n", "HG101",
+     "no safe fix: ROCm skips this branch today, but the branch defines the macro `cusparseDestroySolveAnalysisInfo`"),
     # lmdeploy's sm90_utils.h: both arms encode a stride for the same PTX instruction
     ("__device__ void stride(void* map, long s) {\n#if CUDA_VERSION >= 12050\n"
      "  asm volatile(\"tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 1, %1;\" :: \"l\"(map), \"l\"(s));\n"

@@ -16,6 +16,7 @@ from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api
 from ..model.branch_apis import branch_apis
+from ..model.code_tokens import define_head
 from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
@@ -133,7 +134,7 @@ def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) 
 def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     """`; no safe fix: ...` where keeping ROCm's outcome of today is a fix no maintainer would merge,
     by spec §14's evidence: ROCm takes a branch only CUDA can compile, skips one whose every name
-    HIP has (`--policy auto` would change the outcome), or takes instead an `#else` only CUDA can
+    HIP has or that stands in for an API HIP lacks too (`--policy auto` would change the outcome), or takes instead an `#else` only CUDA can
     compile (an API HIP lacks, inline PTX, a polyfill...); else ""."""
     if fate.partial or not fate.alone or fate.today not in ("true", "false") or not _may_decide(file, arm):
         return ""
@@ -144,9 +145,9 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
     decided = auto_fix(file, arm, fate.today, lambda reason: None, feature=False)  # the branch's own names
     if decided is not None and decided.applicability == UNSAFE and not branch_apis(file).group_unmapped(arm):
         evidence = decided.message.split(": ", 1)[-1]
-        return (f"; no safe fix: ROCm skips this branch today, but HIP has every name it uses ({evidence}); "
+        return (f"; no safe fix: ROCm skips this branch today, but {evidence}; "
                 "`--unsafe-fixes --policy auto` takes it on ROCm")
-    taken = _else_arm(arm)
+    taken = arm.following_else
     if taken is not None and (instead := cuda_only_evidence(file, taken)):
         return f"; no safe fix: the code ROCm takes instead {instead}, so neither branch compiles for ROCm as it is"
     return ""
@@ -154,25 +155,25 @@ def _against_today(file: FileAnalysis, arm: Arm, fate: Fate) -> str:
 
 def _may_decide(file: FileAnalysis, arm: Arm) -> bool:
     """Whether the arm and the `#else` after it hold anything §14's evidence reads: an API name in
-    their code (nested arms' included), `asm`, an `#error` (a screen: the branch facts read the
-    whole file, and a guard around project code in a file of 100 MB should not cost that)."""
+    their code (nested arms' included) or as the name of a `#define` (a stand-in), `asm`, an
+    `#error` (a screen: the branch facts read the whole file, and a guard around project code in
+    a file of 100 MB should not cost that)."""
     arms = arm.conditional.arms
     last = min(arm.index + 2, len(arms))
     data = file.data
     end = group_end(arms[last - 1], len(data))
     if data.find(b"asm", arm.directive.end, end) >= 0 or data.find(b"error", arm.directive.end, end) >= 0:
         return True
+    directives = file.scan.directives
+    first = bisect.bisect_right(directives, arm.directive.hash, key=attrgetter("hash"))
+    for directive in directives[first:bisect.bisect_left(directives, end, key=attrgetter("hash"))]:
+        head = define_head(data, directive) if directive.kind == "define" else None
+        if head is not None and is_api(head[0].decode("latin-1")):
+            return True
     facts = branch_apis(file)
     members = [member for one in arms[arm.index:last] for member in (one, *facts.nested_with_code(one))]
     return any(is_api(name.decode("latin-1")) for member in members for start, stop in facts.code(member)
                for name in set(_IDENTIFIER.findall(data, start, stop)))
-
-
-def _else_arm(arm: Arm) -> Arm | None:
-    """The `#else` right after `arm`: what ROCm compiles where it skips `arm`."""
-    arms = arm.conditional.arms
-    following = arms[arm.index + 1] if arm.index + 1 < len(arms) else None
-    return following if following is not None and following.directive.kind == "else" else None
 
 
 def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:

@@ -25,6 +25,13 @@ class Arm:
         """The arms before this one in the same conditional."""
         return self.conditional.arms[: self.index]
 
+    @property
+    def following_else(self) -> Arm | None:
+        """The `#else` right after this arm: what a build that skips this arm compiles instead."""
+        arms = self.conditional.arms
+        following = arms[self.index + 1] if self.index + 1 < len(arms) else None
+        return following if following is not None and following.directive.kind == "else" else None
+
 
 @dataclass(eq=False, slots=True)
 class Conditional:

@@ -13,11 +13,15 @@ first evidence decides:
    CUDA builds): exclude ROCm;
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
-3. it uses APIs and HIP has each of them: include ROCm;
-4. nothing above in the branch's own group, and the branch holds code: the same steps over the
-   file's other branches under the very same condition (`_kin`), the rest of the feature that
-   condition gates;
-5. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
+3. it defines a stand-in for a CUDA API that HIP lacks too (`stand_in`: CUDA 11 removed
+   `cusparseDestroySolveAnalysisInfo`, hipSPARSE never had it), or it uses APIs and HIP has each
+   of them: include ROCm;
+4. nothing above in the branch's own group, ROCm skips the branch today, and the `#else` it
+   takes instead is CUDA's only (step 1's evidence, or an API HIP lacks called by a macro's own
+   name in its replacement list): include ROCm, the one way left that compiles there;
+5. nothing above, and the branch holds code: the same steps over the file's other branches
+   under the very same condition (`_kin`), the rest of the feature that condition gates;
+6. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
    explicit as `preserve` makes it, and the message says so.
 
 Every message names the evidence that decided (the API and its source, the PTX, the declaration)
@@ -37,7 +41,7 @@ from ..cpp.groups import Arm, group_end
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
-from ..model.branch_evidence import Evidence, cuda_form, group_ranges, inline_ptx, polyfill, version_value
+from ..model.branch_evidence import Evidence, cuda_form, group_ranges, inline_ptx, polyfill, stand_in, version_value
 from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -49,11 +53,18 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
              feature: bool = True) -> Fix | None:
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
     `preserve(reason)` is the preserve policy's fix, with the reason auto kept it. `feature=False`:
-    the branch's own evidence only (step 4 skipped), as the preserve check asks it."""
+    the branch's own evidence only (steps 4 and 5 skipped), as the preserve check asks it."""
     facts = branch_apis(file)
     decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
     if decided is not _NO_EVIDENCE:
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
+    instead = arm.following_else if today == "false" and feature else None
+    if instead is not None and (evidence := cuda_only_evidence(file, instead)):
+        rocm = _rocm_macro(file, arm)
+        return guard_fix(file, arm, INCLUDE, applicability=UNSAFE,
+                         message=f"Include ROCm with `defined({rocm})` (policy auto): the branch holds no evidence, and "
+                                 f"the `#else` ROCm takes instead (line {file.lines.line_of(instead.directive.hash)}) "
+                                 f"{evidence}")
     kin = _kin(file, facts, arm) if feature else None
     if kin is not None:
         decided = _decide(file, arm, today, *kin, own=False)
@@ -74,8 +85,7 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only)."""
     facts = branch_apis(file)
     models = file.rocm_models
-    macros = file.rewrite_macros(arm.directive.hash)
-    rocm = macros.rocm.name if macros.rocm else ""
+    rocm = _rocm_macro(file, arm)
     every_use = sorted((use for group in groups for member in group for use in facts.uses(member)
                         if is_api(use.name)), key=lambda use: use.start)
     uses = [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
@@ -111,6 +121,12 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
                                      f"the newest API {who} uses is `{newest.name}`, added in HIP "
                                      f"{version_text(added)} ({where}; {why})")
+    for group in groups:
+        standing_in = stand_in(file, group, group_ranges(file, group))
+        if standing_in is not None:
+            return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
+                             message=f"Include ROCm with `defined({rocm})` (policy auto): {who} {standing_in.what}, "
+                                     "so ROCm needs it as well")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
@@ -119,6 +135,12 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
                          message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{_unjudged(facts, arm)}")
     return _NO_EVIDENCE
+
+
+def _rocm_macro(file: FileAnalysis, arm: Arm) -> str:
+    """The macro a fix of the arm writes for ROCm ("" when none is known: the fix is not written)."""
+    macros = file.rewrite_macros(arm.directive.hash)
+    return macros.rocm.name if macros.rocm else ""
 
 
 def _kin(file: FileAnalysis, facts, arm: Arm) -> tuple[list[list[Arm]], str] | None:

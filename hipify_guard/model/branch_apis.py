@@ -61,6 +61,7 @@ class BranchApis:
         self._defines: dict[int, bytes] | None = None  # `define_bodies`
         self._expansions: MacroExpansions | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
+        self._self_references: set[int] = set()  # uses of a macro's own name in its replacement list
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
         self._groups: dict[int, list[Arm]] = {}  # arm (hash of its directive) -> `group_arms`
@@ -103,15 +104,21 @@ class BranchApis:
                          for offset, name in identifiers(data, start, end, names)]
                 if named and not self._unexpanded_on_rocm(start):
                     found += named
+                    macro = self._macro_of(start)
+                    self._self_references.update(use.start for use in named if use.name.encode("ascii") == macro)
             self._uses[key] = tuple(found)
         return self._uses[key]
+
+    def _macro_of(self, start: int) -> bytes | None:
+        """The macro whose replacement list is the segment at `start`, or None."""
+        if self._defines is None:
+            self._defines = define_bodies(self.file)
+        return self._defines.get(start)
 
     def _unexpanded_on_rocm(self, start: int) -> bool:
         """Whether the segment at `start` is the replacement list of a macro that the file expands
         only in code no ROCm model compiles."""
-        if self._defines is None:
-            self._defines = define_bodies(self.file)
-        name = self._defines.get(start)
+        name = self._macro_of(start)
         if name is None:
             return False
         if self._expansions is None:
@@ -119,7 +126,11 @@ class BranchApis:
         return self._expansions.only_off_rocm(name)
 
     def project_defines(self, use: ApiUse) -> bool:
-        """Whether the project defines the used name itself for ROCm (`definitions`): a shim."""
+        """Whether the project defines the used name itself for ROCm (`definitions`): a shim. A
+        macro's own name in its replacement list (`#define cuX(a) CHECK(cuX(a))`) is not expanded
+        again: there it is the API itself."""
+        if use.start in self._self_references:
+            return False
         return definitions_of(self.file).defines(use.name.encode("ascii"))
 
     def may_lack(self, use: ApiUse) -> bool:

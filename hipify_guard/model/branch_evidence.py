@@ -11,6 +11,9 @@ with its offset and a phrase for the fix message, or None:
   function named like a HIP declaration or like a CUDA name whose HIP equivalent HIP declares
   (`#define cusparseZcsrsm_analysis(...)` where hipSPARSE has its own): the branch makes up for an
   old CUDA toolkit, and on ROCm it would collide with HIP's own (§14.3).
+- `stand_in`: a definition of a CUDA API that no ROCm build has (`#define
+  cusparseDestroySolveAnalysisInfo(info) {;}` for CUDA 11, which removed it): the branch makes
+  up for an API that is gone, and HIP lacks it too, so ROCm needs the stand-in as well.
 - `version_value`: a CUDA version macro read as a value in code (an error message that prints
   `CUDA_VERSION`) where no ROCm model defines it: the code does not compile there.
 - `cuda_form`: an argument or member the branch chooses that HIP's declarations do not take
@@ -25,12 +28,13 @@ route's build compiles it; a name declared outside the group is not judged.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..cpp.groups import Arm
 from .analysis import FileAnalysis
 from .api_knowledge import is_api, knowledge, route
-from .code_tokens import define_bodies, identifiers, segments
+from .code_tokens import define_bodies, define_head, identifiers, segments
 from .definitions import definitions, definitions_of
 from .hip_headers import load_hip_headers
 from .hip_signatures import SCALARS, load_hip_signatures
@@ -104,17 +108,7 @@ def _undefined(platform: Platform, name: str) -> bool:
 def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:
     """The first definition in the group of something HIP already declares (module doc)."""
     data = file.data
-    group = {arm.directive.hash for arm in arms}
-    code = definitions_of(file).code
-    defines = {directive.hash for directive in file.scan.directives if directive.kind == "define"}
-    for name, offset in definitions(file, code):
-        is_macro = offset in defines
-        if is_macro:
-            arm = file.tree.enclosing(offset)
-            if arm is None or arm.directive.hash not in group:
-                continue
-        elif not any(start <= offset < end for start, end in ranges):
-            continue
+    for name, offset, is_macro in _group_definitions(file, arms, ranges):
         text = name.decode("latin-1")
         declared = _hip_declaration(file, text) if is_api(text) else None
         if declared is None:
@@ -133,6 +127,45 @@ def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
         return Evidence(offset, f"defines {kind} `{text}` (line {line}), which HIP already declares "
                                 f"(`{declared}`)")
     return None
+
+
+def stand_in(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:
+    """The first macro of the group that stands in for a CUDA API every ROCm model's build lacks,
+    and calls no API itself (`{;}`, not a rename to another API: nccl's `#define
+    cudaStreamGetCaptureInfo_v3 cudaStreamGetCaptureInfo` for CUDA 13 says nothing of ROCm)."""
+    if not file.rocm_models:
+        return None
+    macros = {directive.hash: directive for directive in file.scan.directives if directive.kind == "define"}
+    names = knowledge().names
+    for name, offset, is_macro in _group_definitions(file, arms, ranges):
+        text = name.decode("latin-1")
+        if not is_macro or not is_api(text) or _hip_declaration(file, text) is not None:
+            continue
+        head = define_head(file.data, macros[offset])
+        if head is None or any(used != name for _, used in identifiers(file.data, head[1], macros[offset].end, names)):
+            continue
+        views = [knowledge().view(text, route(model)) for model in file.rocm_models]
+        if all(view is not None and view.missing for view in views):
+            return Evidence(offset, f"defines the macro `{text}` (line {file.lines.line_of(offset)}), a stand-in "
+                                    f"for a CUDA API that HIP does not have either ({views[0].source})")
+    return None
+
+
+def _group_definitions(file: FileAnalysis, arms: list[Arm],
+                       ranges: list[tuple[int, int]]) -> Iterator[tuple[bytes, int, bool]]:
+    """(name, offset, is a macro) of the definitions in the group: its `#define`s, and the
+    definitions in its code."""
+    group = {arm.directive.hash for arm in arms}
+    defines = {directive.hash for directive in file.scan.directives if directive.kind == "define"}
+    for name, offset in definitions(file, definitions_of(file).code):
+        is_macro = offset in defines
+        if is_macro:
+            arm = file.tree.enclosing(offset)
+            if arm is None or arm.directive.hash not in group:
+                continue
+        elif not any(start <= offset < end for start, end in ranges):
+            continue
+        yield name, offset, is_macro
 
 
 def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Evidence | None:

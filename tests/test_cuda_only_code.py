@@ -113,6 +113,50 @@ def test_a_standalone_setup_py_that_needs_nvcc_is_cuda_only_where_the_project_bu
     assert '"fused",  # csrc/fused/setup.py:8: setup(ext_modules=[CUDAExtension(' in init.stdout, init.stdout + init.stderr
 
 
+VLLM_LIKE_SETUP = """\
+import torch
+from setuptools import setup, Extension
+TARGET = "cuda"
+
+
+def _is_cuda() -> bool:
+    has_cuda = torch.version.cuda is not None
+    return TARGET == "cuda" and has_cuda
+
+
+def _is_hip() -> bool:
+    return (TARGET == "cuda" or TARGET == "rocm") and torch.version.hip is not None
+
+
+ext_modules = []
+if _is_cuda() or _is_hip():
+    ext_modules.append(Extension(name="pkg._moe_C", sources=[]))
+if _is_cuda():
+    ext_modules.append(Extension(name="pkg.flash_attn._fa2_C", sources=[]))
+setup(ext_modules=ext_modules)
+"""
+
+
+def test_an_import_of_a_module_only_the_cuda_build_makes_ends_its_block_on_rocm(tmp_path: Path) -> None:
+    """vLLM: setup.py builds `vllm.vllm_flash_attn._vllm_fa2_C` only under `_is_cuda()` (a
+    function of the script returning a CUDA test), into a package folder that holds only a
+    `.gitkeep` in the sources. So `vllm.vllm_flash_attn` is CUDA-only, and in `fa_utils.py`
+    the capability tests after `from vllm.vllm_flash_attn.flash_attn_interface import ...` in a
+    `try` never run on ROCm (the import raises, the `except` returns None). The module both
+    builds make, and a test before the import, stay."""
+    fa_utils = ("import torch\n\n\ndef version():\n    major = torch.cuda.get_device_capability()[0]\n"
+                "    fast = major == 9\n    try:\n        from pkg.flash_attn.interface import supported\n"
+                "        return 3 if major == 9 and supported(3) else 2\n    except ImportError:\n        return None\n")
+    moe = "import torch\nfrom pkg import _moe_C\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"
+    root = git_project(tmp_path, {"setup.py": VLLM_LIKE_SETUP, "pkg/__init__.py": "", "pkg/flash_attn/.gitkeep": "",
+                                  "pkg/fa_utils.py": fa_utils, "pkg/moe.py": moe})
+    result = run_cli("check", "--no-cache", "--output-format", "json", ".", cwd=root)
+    assert sorted((item["filename"].removeprefix("./"), item["location"]["row"]) for item in result.json()) == [
+        ("pkg/fa_utils.py", 6), ("pkg/moe.py", 3)], result.stdout + result.stderr
+    init = run_cli("init", "--stdout", ".", cwd=root)
+    assert '"pkg.flash_attn",  # setup.py:' in init.stdout, init.stdout + init.stderr
+
+
 def test_a_project_whose_only_setup_py_needs_nvcc_is_checked_as_a_port(tmp_path: Path) -> None:
     """Without a ROCm build anywhere, needing nvcc says nothing: every CUDA project does before it is
     ported (spec §13.4)."""

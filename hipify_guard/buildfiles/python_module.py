@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, ROCM, UNKNOWN, Condition, Context, holds_of
+from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, ROCM, UNKNOWN, Condition, Context, Holds, holds_of
 from .build_facts import Definition, Evidence, Flows, Mention
 from .build_flags import flag_definitions, holds_flags, macro
 from .python_tests import condition_of, constant, dotted, is_none, is_test
@@ -47,6 +47,8 @@ class ModuleFacts:
     mentions: Flows = field(default_factory=Flows)
     definitions: Flows = field(default_factory=Flows)
     hipify: list[Evidence] = field(default_factory=list)
+    # (module, where it is built, its line, the setup.py's folder) of each extension constructed
+    extensions: list[tuple[str, Holds, Evidence, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def mention(self, item: _Item, context: Context, supports: bool, stored: bool, base: str) -> None:
@@ -145,7 +147,11 @@ class Module:
             self.store(node.target, self.value(node.iter, scope, context), scope, context, reset=True)
             self.block(node.body + node.orelse, scope, context)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.block(node.body, _Scope(dict(scope.values), dict(scope.tests)), context)
+            inner = _Scope(dict(scope.values), dict(scope.tests))
+            self.block(node.body, inner, context)
+            test = _returned_test(node)
+            if test is not None:  # `def _is_cuda(): return torch.version.cuda is not None and ...`
+                scope.tests[node.name + "()"] = condition_of(test, inner.tests, self.contrasted)
         elif isinstance(node, (ast.ClassDef, ast.With, ast.AsyncWith)):
             self.block(node.body, scope, context)
         elif isinstance(node, ast.While):
@@ -316,6 +322,10 @@ class Module:
         last = node.func.attr if isinstance(node.func, ast.Attribute) else function
         if "hipify" in function.lower():
             self.facts.hipify.append(self.evidence(node))
+        if last.endswith("Extension"):
+            named = constant(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None))
+            if named:
+                self.facts.extensions.append((named, context.holds, self.evidence(node), self.base))
         arguments = [self.value(argument, scope, context) for argument in node.args]
         if isinstance(node.func, ast.Attribute) and last in ("append", "extend", "insert", "add", "update"):
             added = _merged(arguments[-1:], True)
@@ -384,6 +394,18 @@ class Module:
 class _Scope:
     values: dict[str, _Value]
     tests: dict[str, Condition]
+
+
+def _returned_test(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """The test a function without parameters returns when its body is assignments, then
+    `return TEST` (a docstring allowed), else None."""
+    if node.args.args or node.args.posonlyargs or node.args.kwonlyargs or node.args.vararg or node.args.kwarg:
+        return None
+    *before, last = node.body
+    simple = all(isinstance(statement, (ast.Assign, ast.AnnAssign)) or (
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)) for statement in before)
+    return last.value if simple and isinstance(last, ast.Return) and last.value is not None and is_test(
+        last.value) else None
 
 
 def _merged(values: Iterable[_Value], is_list: bool) -> _Value:

@@ -30,7 +30,8 @@ _ENVIRONMENT = ("os.getenv", "os.environ.get", "getenv", "environ.get")
 
 
 def condition_of(node: ast.expr, tests: dict[str, Condition], contrasted: Container[str]) -> Condition:
-    """The Condition of an `if` test (`tests`: names assigned a test; `contrasted`: see `compared_holds`)."""
+    """The Condition of an `if` test (`tests`: names assigned a test, and `f()` for functions of
+    the script that return one; `contrasted`: see `compared_holds`)."""
     if isinstance(node, ast.BoolOp):
         kind = "and" if isinstance(node.op, ast.And) else "or"
         return (kind, tuple(condition_of(value, tests, contrasted) for value in node.values))
@@ -40,6 +41,9 @@ def condition_of(node: ast.expr, tests: dict[str, Condition], contrasted: Contai
         return _comparison(node.left, node.ops[0], node.comparators[0], tests, contrasted)
     if isinstance(node, ast.Name) and node.id in tests:
         return tests[node.id]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords
+            and node.func.id + "()" in tests):
+        return tests[node.func.id + "()"]  # a function of the script that returns a test
     return atom(truth_holds(node))
 
 

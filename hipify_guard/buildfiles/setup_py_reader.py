@@ -31,11 +31,11 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
-from .build_conditions import CUDA_SOME, EVERYWHERE
+from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, Holds
 from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
-from .python_tests import constant, contrasted_names, dotted
+from .python_tests import contrasted_names
 
 MAX_MODULES = 40  # project modules read per setup.py
 _BUILDS = re.compile(r"Extension\b|define_macros|extra_compile_args|extra_cuda_cflags|nvcc_args|cxx_args|def sources")
@@ -63,8 +63,6 @@ class _Reader:
         self.facts = ModuleFacts(root)
         self.files: list[str] = []
         self.cuda_scripts: list[tuple[str, Evidence]] = []
-        self.cuda_modules: list[tuple[str, Evidence]] = []  # extension modules only such scripts build
-        self.other_modules: set[str] = set()  # extension modules the other scripts build
 
     def read_script(self, path: str) -> None:
         """A setup.py and the project modules it imports that build extensions (once each)."""
@@ -89,9 +87,6 @@ class _Reader:
             context = EVERYWHERE.within(CUDA_SOME, f"{path}:{line} needs CUDA's toolkit")
             text = (self.read(path) or "").splitlines()
             self.cuda_scripts.append((path, Evidence(path, line, text[line - 1].strip()[:200] if line <= len(text) else "")))
-            self.cuda_modules += [(name, Evidence(path, at, text[at - 1].strip()[:200])) for name, at in _extensions(tree)]
-        else:
-            self.other_modules.update(name for name, _ in _extensions(tree))
         for module, module_tree in modules:
             Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run(context)
 
@@ -151,16 +146,40 @@ class _Reader:
         facts = self.facts
         return ReaderResult(tuple(facts.definitions.facts()), tuple(facts.mentions.facts()), tuple(facts.notes),
                             tuple(self.files), tuple(facts.hipify), cuda_only_scripts=tuple(self.cuda_scripts),
-                            cuda_only_modules=tuple(item for item in self.cuda_modules if item[0] not in self.other_modules))
+                            cuda_only_modules=self._cuda_only_modules())
+
+    def _cuda_only_modules(self) -> tuple[tuple[str, Evidence], ...]:
+        """The extension modules (`CUDAExtension(name="fused_dense_lib", ...)`) that only CUDA
+        builds make: in a script that needs CUDA's toolkit, or under a CUDA test (vLLM's `if
+        _is_cuda(): ext_modules.append(CMakeExtension(name="vllm.vllm_flash_attn._vllm_fa2_C"))`).
+        Where the module's package is no folder of the sources (`vllm/vllm_flash_attn`: the CUDA
+        build makes it), the package is the CUDA-only module."""
+        where: dict[str, list[tuple[Holds, Evidence, str]]] = {}
+        for name, holds, evidence, base in self.facts.extensions:
+            where.setdefault(name, []).append((holds, evidence, base))
+        found: dict[str, Evidence] = {}
+        for name, built in where.items():
+            if all(holds.platform == CUDA for holds, _, _ in built):
+                _, evidence, base = built[0]
+                found.setdefault(_made_package(self.root, base, name), evidence)
+        return tuple(found.items())
 
 
-def _extensions(tree: ast.Module) -> list[tuple[str, int]]:
-    """(module name, line) of each extension the script constructs with a literal name:
-    `CUDAExtension(name="fused_dense_lib", ...)`, `CUDAExtension("flash_attn_3._C", ...)`."""
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and dotted(node.func).endswith("Extension"):
-            named = constant(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None))
-            if named:
-                found.append((named, node.lineno))
-    return found
+def _made_package(root: str, folder: str, module: str) -> str:
+    """`module`, or its first package that is no package of the sources beside the setup.py in
+    `folder` (no folder, or one without Python files: vLLM keeps `vllm/vllm_flash_attn/.gitkeep`
+    for the CUDA build to fill) when an outer one is (`vllm.vllm_flash_attn` of
+    `vllm.vllm_flash_attn._vllm_fa2_C`)."""
+    parts = module.split(".")
+    for count in range(1, len(parts)):
+        if not _holds_python(os.path.join(root, folder, *parts[:count])):
+            return ".".join(parts[:count]) if count > 1 else module
+    return module
+
+
+def _holds_python(folder: str) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return any(entry.name.endswith(".py") for entry in entries)
+    except OSError:
+        return False

@@ -5,7 +5,9 @@ A test is three-valued on a platform: true, false, or unknown (None). Code is un
 under a test false there (`if torch.version.cuda:`, the `else` of `if torch.version.hip:`, the
 right of `torch.version.cuda is not None and ...`, a branch of `x if IS_ROCM else y`), after an
 early exit under a test true there (`if torch.version.hip: return`, `raise`, `continue`,
-`break`, `sys.exit()`, `pytest.skip()`), after an `assert` false there, in tests skipped there
+`break`, `sys.exit()`, `pytest.skip()`), after an `assert` false there, after an import of a
+CUDA-only module in any block (it raises ImportError there: vLLM's `try: from
+vllm.vllm_flash_attn... import ...` goes to its `except`), in tests skipped there
 (`@pytest.mark.skipif(torch.version.hip is not None, ...)`, `@skipIfRocm`, `pytestmark = ...`),
 in a file that imports a CUDA-only module unconditionally at module level (`import cutlass.cute`:
 `PythonPlatforms.cuda_modules`), and in a module-level function that the file calls only from such code. On ROCm a comparison of
@@ -356,6 +358,8 @@ class PlatformFlow:
             return False
         elif isinstance(node, ast.Assert):
             return self.truth(node.test) is not False
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and self.rocm:
+            return not any(self.platforms.cuda_module(name) for name in imported_modules(node))  # raises there
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             return _spelled(node.value.func) not in _EXITS
         return True

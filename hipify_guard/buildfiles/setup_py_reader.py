@@ -31,7 +31,7 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
-from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, Holds
+from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE
 from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
@@ -154,13 +154,11 @@ class _Reader:
         _is_cuda(): ext_modules.append(CMakeExtension(name="vllm.vllm_flash_attn._vllm_fa2_C"))`).
         Where the module's package is no folder of the sources (`vllm/vllm_flash_attn`: the CUDA
         build makes it), the package is the CUDA-only module."""
-        where: dict[str, list[tuple[Holds, Evidence, str]]] = {}
-        for name, holds, evidence, base in self.facts.extensions:
-            where.setdefault(name, []).append((holds, evidence, base))
+        extensions = self.facts.extensions
+        elsewhere = {name for name, holds, _, _ in extensions if holds.platform != CUDA}
         found: dict[str, Evidence] = {}
-        for name, built in where.items():
-            if all(holds.platform == CUDA for holds, _, _ in built):
-                _, evidence, base = built[0]
+        for name, _, evidence, base in extensions:
+            if name not in elsewhere:
                 found.setdefault(_made_package(self.root, base, name), evidence)
         return tuple(found.items())
 

@@ -164,9 +164,7 @@ def _may_decide(file: FileAnalysis, arm: Arm) -> bool:
     end = group_end(arms[last - 1], len(data))
     if data.find(b"asm", arm.directive.end, end) >= 0 or data.find(b"error", arm.directive.end, end) >= 0:
         return True
-    directives = file.scan.directives
-    first = bisect.bisect_right(directives, arm.directive.hash, key=attrgetter("hash"))
-    for directive in directives[first:bisect.bisect_left(directives, end, key=attrgetter("hash"))]:
+    for directive in file.scan.between(arm.directive.hash, end):
         head = define_head(data, directive) if directive.kind == "define" else None
         if head is not None and is_api(head[0].decode("latin-1")):
             return True

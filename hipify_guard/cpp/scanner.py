@@ -9,6 +9,8 @@ continuations, and records each directive's keyword and argument spans.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from operator import attrgetter
 from typing import NamedTuple
 
 from ..core.source import BOM
@@ -71,6 +73,12 @@ class Scan(NamedTuple):
     directives: tuple[Directive, ...]
     problems: tuple[LexicalProblem, ...]
     comments: tuple[tuple[int, int], ...] = ()  # (start, end) of every comment, in file order
+
+    def between(self, start: int, end: int) -> tuple[Directive, ...]:
+        """The directives whose `#` lies after `start` and before `end` (bisected: not a scan)."""
+        directives = self.directives
+        first = bisect_right(directives, start, key=attrgetter("hash"))
+        return directives[first:bisect_left(directives, end, lo=first, key=attrgetter("hash"))]
 
 
 def scan(data: bytes) -> Scan:

@@ -32,9 +32,7 @@ other choice is unsafe. A fix never contradicts the enclosing groups (§14.7, `g
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from operator import attrgetter
 
 from ..core.findings import SAFE, UNSAFE, Fix
 from ..cpp.groups import Arm, group_end
@@ -60,11 +58,8 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
     instead = arm.following_else if today == "false" and feature else None
     if instead is not None and (evidence := cuda_only_evidence(file, instead)):
-        rocm = _rocm_macro(file, arm)
-        return guard_fix(file, arm, INCLUDE, applicability=UNSAFE,
-                         message=f"Include ROCm with `defined({rocm})` (policy auto): the branch holds no evidence, and "
-                                 f"the `#else` ROCm takes instead (line {file.lines.line_of(instead.directive.hash)}) "
-                                 f"{evidence}")
+        return _include(file, arm, today, f"the branch holds no evidence, and the `#else` ROCm takes instead (line "
+                                          f"{file.lines.line_of(instead.directive.hash)}) {evidence}")
     kin = _kin(file, facts, arm) if feature else None
     if kin is not None:
         decided = _decide(file, arm, today, *kin, own=False)
@@ -98,8 +93,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     if lacking:
         return exclude(lacking)
     found = None
-    for group in groups:
-        ranges = group_ranges(file, group)
+    spans = [(group, group_ranges(file, group)) for group in groups]
+    for group, ranges in spans:
         found = found or _cuda_only_code(file, group, ranges, [
             use for use in every_use if not facts.project_defines(use) and any(a <= use.start < b for a, b in ranges)])
     if found is not None:
@@ -121,20 +116,23 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
                                      f"the newest API {who} uses is `{newest.name}`, added in HIP "
                                      f"{version_text(added)} ({where}; {why})")
-    for group in groups:
-        standing_in = stand_in(file, group, group_ranges(file, group))
+    for group, ranges in spans:
+        standing_in = stand_in(file, group, ranges)
         if standing_in is not None:
-            return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
-                             message=f"Include ROCm with `defined({rocm})` (policy auto): {who} {standing_in.what}, "
-                                     "so ROCm needs it as well")
+            return _include(file, arm, today, f"{who} {standing_in.what}, so ROCm needs it as well")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
         since = f" by ROCm {version_text(min_rocm)} (min-rocm)" if versioned and min_rocm else ""
         reason = f"HIP has every API {who} uses{since}: {shown} ({_sources(view for _, view in known)})"
-        return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
-                         message=f"Include ROCm with `defined({rocm})` (policy auto): {reason}{_unjudged(facts, arm)}")
+        return _include(file, arm, today, f"{reason}{_unjudged(facts, arm)}")
     return _NO_EVIDENCE
+
+
+def _include(file: FileAnalysis, arm: Arm, today: str, reason: str) -> Fix | None:
+    """Auto's include fix, for `reason`: safe where ROCm takes the branch today."""
+    return guard_fix(file, arm, INCLUDE, applicability=SAFE if today == "true" else UNSAFE,
+                     message=f"Include ROCm with `defined({_rocm_macro(file, arm)})` (policy auto): {reason}")
 
 
 def _rocm_macro(file: FileAnalysis, arm: Arm) -> str:
@@ -260,9 +258,7 @@ def _api_uses(facts: BranchApis, arm: Arm) -> tuple[list[ApiUse], list[ApiUse]]:
 def _error_only(file: FileAnalysis, arm: Arm) -> bool:
     """Whether the arm's group is an `#error` and nothing else (no code, no nested conditional)."""
     end = group_end(arm, len(file.data))
-    directives = file.scan.directives
-    first = bisect_right(directives, arm.directive.hash, key=attrgetter("hash"))  # not a scan: 10,000 arms
-    inside = directives[first:bisect_left(directives, end, key=attrgetter("hash"))]
+    inside = file.scan.between(arm.directive.hash, end)
     if len(inside) != 1 or inside[0].kind != "error":
         return False
     before = file.data[arm.directive.end:inside[0].hash]

@@ -39,6 +39,7 @@ class ApiUse(NamedTuple):
     start: int
     end: int
     name: str
+    own_macro: bool = False  # in the replacement list of the macro it names (not expanded again)
 
     def view(self, model: Platform) -> ApiView | None:
         """What the model's build has for the name (None: no source of that model knows it)."""
@@ -61,7 +62,6 @@ class BranchApis:
         self._defines: dict[int, bytes] | None = None  # `define_bodies`
         self._expansions: MacroExpansions | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
-        self._self_references: set[int] = set()  # uses of a macro's own name in its replacement list
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
         self._groups: dict[int, list[Arm]] = {}  # arm (hash of its directive) -> `group_arms`
@@ -100,12 +100,11 @@ class BranchApis:
             data = self.file.data
             found = []
             for start, end in self.code(arm):
-                named = [ApiUse(offset, offset + len(name), name.decode("ascii"))
+                macro = self._macro_of(start)
+                named = [ApiUse(offset, offset + len(name), name.decode("ascii"), name == macro)
                          for offset, name in identifiers(data, start, end, names)]
                 if named and not self._unexpanded_on_rocm(start):
                     found += named
-                    macro = self._macro_of(start)
-                    self._self_references.update(use.start for use in named if use.name.encode("ascii") == macro)
             self._uses[key] = tuple(found)
         return self._uses[key]
 
@@ -129,7 +128,7 @@ class BranchApis:
         """Whether the project defines the used name itself for ROCm (`definitions`): a shim. A
         macro's own name in its replacement list (`#define cuX(a) CHECK(cuX(a))`) is not expanded
         again: there it is the API itself."""
-        if use.start in self._self_references:
+        if use.own_macro:
             return False
         return definitions_of(self.file).defines(use.name.encode("ascii"))
 

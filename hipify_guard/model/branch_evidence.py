@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..cpp.groups import Arm
+from ..cpp.scanner import Directive
 from .analysis import FileAnalysis
 from .api_knowledge import is_api, knowledge, route
 from .code_tokens import define_bodies, define_head, identifiers, segments
@@ -108,7 +109,8 @@ def _undefined(platform: Platform, name: str) -> bool:
 def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:
     """The first definition in the group of something HIP already declares (module doc)."""
     data = file.data
-    for name, offset, is_macro in _group_definitions(file, arms, ranges):
+    for name, offset, define in _group_definitions(file, arms, ranges):
+        is_macro = define is not None
         text = name.decode("latin-1")
         declared = _hip_declaration(file, text) if is_api(text) else None
         if declared is None:
@@ -135,14 +137,13 @@ def stand_in(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
     cudaStreamGetCaptureInfo_v3 cudaStreamGetCaptureInfo` for CUDA 13 says nothing of ROCm)."""
     if not file.rocm_models:
         return None
-    macros = {directive.hash: directive for directive in file.scan.directives if directive.kind == "define"}
     names = knowledge().names
-    for name, offset, is_macro in _group_definitions(file, arms, ranges):
+    for name, offset, define in _group_definitions(file, arms, ranges):
         text = name.decode("latin-1")
-        if not is_macro or not is_api(text) or _hip_declaration(file, text) is not None:
+        if define is None or not is_api(text) or _hip_declaration(file, text) is not None:
             continue
-        head = define_head(file.data, macros[offset])
-        if head is None or any(used != name for _, used in identifiers(file.data, head[1], macros[offset].end, names)):
+        head = define_head(file.data, define)
+        if head is None or any(used != name for _, used in identifiers(file.data, head[1], define.end, names)):
             continue
         views = [knowledge().view(text, route(model)) for model in file.rocm_models]
         if all(view is not None and view.missing for view in views):
@@ -152,20 +153,20 @@ def stand_in(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
 
 
 def _group_definitions(file: FileAnalysis, arms: list[Arm],
-                       ranges: list[tuple[int, int]]) -> Iterator[tuple[bytes, int, bool]]:
-    """(name, offset, is a macro) of the definitions in the group: its `#define`s, and the
-    definitions in its code."""
+                       ranges: list[tuple[int, int]]) -> Iterator[tuple[bytes, int, Directive | None]]:
+    """(name, offset, its `#define`, None for a definition in code) of the definitions in the
+    group: its `#define`s, and the definitions in its code."""
     group = {arm.directive.hash for arm in arms}
-    defines = {directive.hash for directive in file.scan.directives if directive.kind == "define"}
+    defines = {directive.hash: directive for directive in file.scan.directives if directive.kind == "define"}
     for name, offset in definitions(file, definitions_of(file).code):
-        is_macro = offset in defines
-        if is_macro:
+        define = defines.get(offset)
+        if define is not None:
             arm = file.tree.enclosing(offset)
             if arm is None or arm.directive.hash not in group:
                 continue
         elif not any(start <= offset < end for start, end in ranges):
             continue
-        yield name, offset, is_macro
+        yield name, offset, define
 
 
 def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Evidence | None:

@@ -95,6 +95,19 @@ def constant_number(node: ast.expr) -> bool:
     return False
 
 
+def decided_without(file: PythonFile, node: ast.expr) -> bool:
+    """Whether a literal operand of an enclosing `and`/`or` fixes its value whatever `node` is
+    (`x == 10 and False`, `x or True`): then `node`'s value never matters."""
+    child, parent = node, file.source.parents.get(id(node))
+    while isinstance(parent, ast.BoolOp):
+        fixing = isinstance(parent.op, ast.Or)  # `or` is fixed by a true literal, `and` by a false one
+        if any(isinstance(other, ast.Constant) and bool(other.value) is fixing
+               for other in parent.values if other is not child):
+            return True
+        child, parent = parent, file.source.parents.get(id(parent))
+    return False
+
+
 def string_constant(node: ast.expr) -> bool:
     """A plain string literal."""
     return string_value(node) is not None

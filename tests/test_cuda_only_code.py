@@ -164,6 +164,44 @@ def test_a_project_whose_only_setup_py_needs_nvcc_is_checked_as_a_port(tmp_path:
     assert _reported(root) == {"fused.cu"}
 
 
+
+TARGET_DEVICE_SETUP = """\
+import os
+from setuptools import setup
+from cmake_build_extension import BuildExtension, CMakeExtension
+
+
+def target_device():
+    return os.getenv("DEMO_TARGET_DEVICE", "cuda")
+
+
+if target_device() == "cuda" and not os.getenv("DISABLE_ENGINE"):
+    ext_modules = [CMakeExtension(name="_engine", source_dir=os.path.dirname(__file__))]
+else:
+    ext_modules = []
+setup(name="demo", install_requires=open(f"requirements/runtime_{target_device()}.txt").read().split(),
+      ext_modules=ext_modules, cmdclass=dict(build_ext=BuildExtension))
+"""
+
+
+def test_a_cmake_project_a_setup_py_builds_only_for_its_cuda_target_is_cuda_only(tmp_path: Path) -> None:
+    """lmdeploy: setup.py builds its CMake project (TurboMind) only when the target device,
+    which also picks `requirements/runtime_<device>.txt`, is "cuda"; `runtime_rocm.txt` is there,
+    so the project builds for ROCm, in Python only. The C++ sources the CMake project compiles are
+    CUDA-only; the Python package is not. Without the ROCm requirements file, "cuda" is no choice
+    among platforms, and the project is checked as a port."""
+    cmake = "cmake_minimum_required(VERSION 3.25)\nproject(engine LANGUAGES CXX CUDA)\nadd_subdirectory(src)\n"
+    files = {"setup.py": TARGET_DEVICE_SETUP, "CMakeLists.txt": cmake,
+             "src/CMakeLists.txt": "add_library(engine kernels/gemm.cu)\n", "src/kernels/gemm.cu": KERNEL,
+             "requirements/runtime_cuda.txt": "torch\n", "requirements/runtime_rocm.txt": "torch\n",
+             "demo/__init__.py": "import torch\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"}
+    root = git_project(tmp_path / "rocm", files)
+    assert _reported(root) == {"demo/__init__.py"}
+    assert "only the CUDA build compiles it (setup.py:11" in _judged(root, "src/kernels/gemm.cu")
+    del files["requirements/runtime_rocm.txt"]
+    port = git_project(tmp_path / "port", files)
+    assert _reported(port) == {"demo/__init__.py", "src/kernels/gemm.cu"}
+
 # -- CMake --------------------------------------------------------------------------------------
 
 VARIANT_ROOT = """\

@@ -124,6 +124,8 @@ class ReaderResult:
     subdirectories: tuple[tuple[str, str | None, Evidence], ...] = ()
     cuda_only_scripts: tuple[tuple[str, Evidence], ...] = ()  # build scripts that need CUDA's toolkit to run
     cuda_only_modules: tuple[tuple[str, Evidence], ...] = ()  # the Python extension modules only they build
+    cuda_only_cmake: tuple[tuple[str, Evidence], ...] = ()  # folders of CMake projects only CUDA builds make
+    rocm_selections: tuple[Evidence, ...] = ()  # where a build script picks its files for ROCm
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,8 @@ class ModuleFacts:
     hipify: list[Evidence] = field(default_factory=list)
     # (module, where it is built, its line, the setup.py's folder) of each extension constructed
     extensions: list[tuple[str, Holds, Evidence, str]] = field(default_factory=list)
+    # (the CMake project's folder, where it is built, its line) of each `CMakeExtension(...)`
+    cmake_extensions: list[tuple[str, Holds, Evidence]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def mention(self, item: _Item, context: Context, supports: bool, stored: bool, base: str) -> None:
@@ -326,6 +328,9 @@ class Module:
             named = constant(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None))
             if named:
                 self.facts.extensions.append((named, context.holds, self.evidence(node), self.base))
+            if "cmake" in last.lower():
+                self.facts.cmake_extensions.append((self._cmake_folder(node, scope, context), context.holds,
+                                                    self.evidence(node)))
         arguments = [self.value(argument, scope, context) for argument in node.args]
         if isinstance(node.func, ast.Attribute) and last in ("append", "extend", "insert", "add", "update"):
             added = _merged(arguments[-1:], True)
@@ -353,6 +358,19 @@ class Module:
                 self.use(value, context)
             self._keywords(node, scope, context)
         return self.unknown(node, context)
+
+    def _cmake_folder(self, node: ast.Call, scope: _Scope, context: Context) -> str:
+        """The root-relative folder of a `CMakeExtension`'s CMake project: its `source_dir` (or
+        `sourcedir`, or second argument) where that is a path of the tree, else the setup.py's folder
+        (`str(Path(__file__).parent)`, read as no path)."""
+        given = next((keyword.value for keyword in node.keywords if keyword.arg in ("source_dir", "sourcedir")),
+                     node.args[1] if len(node.args) > 1 else None)
+        items = self.value(given, scope, context).items if given is not None else ()
+        for item in items:
+            folder = relative_path(self.facts.root, os.path.join(self.facts.root, self.base, item.text))
+            if folder is not None and os.path.isfile(os.path.join(self.facts.root, folder, "CMakeLists.txt")):
+                return folder
+        return self.base
 
     def _keywords(self, node: ast.Call, scope: _Scope, context: Context) -> None:
         for keyword in node.keywords:

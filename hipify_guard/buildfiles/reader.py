@@ -29,6 +29,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from .build_conditions import CUDA, ROCM, name_holds
@@ -136,7 +137,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
                read_bazel(tree.bazel, texts)]
     definitions = tuple({(item.name, item.value, item.platform, item.always, item.evidence, item.folder): item
                          for result in results for item in result.definitions}.values())
-    mentions = [item for result in results for item in result.mentions]
+    cmake_projects = [item for result in results for item in result.cuda_only_cmake]
+    mentions = [_built_by(item, cmake_projects) for result in results for item in result.mentions]
     notes.extend(note for result in results for note in result.notes)
     matcher = Matcher(tree.sources)
     claimed = _claimed(mentions, matcher)
@@ -154,7 +156,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     sources += [SourceFact(path, CUDA, "it needs CUDA's toolkit", evidence, (path,))
                 for result in results for path, evidence in result.cuda_only_scripts]
     files = tuple(path for result in results for path in result.files)
-    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, tree.sources, claimed) + tuple(
+    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, cmake_projects, tree.sources, claimed) + tuple(
         ci_folders)
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
                           folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
@@ -178,11 +180,11 @@ def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -
 def _rocm_build(files: Sequence[str], texts: _Texts, definitions: Sequence[Definition],
                 mentions: Sequence[Mention | SourceFact], results: Sequence[ReaderResult]) -> tuple[Evidence, ...]:
     """Where the build files build for ROCm: a definition or a source under a ROCm condition, a
-    hipify step, a ROCm folder beside a CUDA one, or a line of code (comments left out) that uses
+    hipify step, a script picking files for ROCm (`requirements/runtime_rocm.txt`), a ROCm folder beside a CUDA one, or a line of code (comments left out) that uses
     HIP's or ROCm's tools (spec §13.4)."""
     for found in (*(item.evidence for item in definitions if item.platform == ROCM),
                   *(item.evidence for item in mentions if item.platform == ROCM or not item.evidence.line),
-                  *(evidence for result in results for evidence in result.hipify)):
+                  *(evidence for result in results for evidence in (*result.hipify, *result.rocm_selections))):
         return (found,)
     found = _first_line(files, texts, _ROCM_BUILD)
     if found:
@@ -266,15 +268,37 @@ def _rocm_compiled_in(mentions: Iterable[Mention], matcher: Matcher) -> tuple[tu
     return tuple((name, tuple(sorted(found))) for name, found in sorted(folders.items()))
 
 
-def _cuda_only_subdirectories(results: Sequence[ReaderResult], files: Sequence[str],
-                              claimed: dict[str, set[str | None]]) -> tuple[tuple[str, Evidence], ...]:
+def _built_by(mention: Mention, cmake_projects: Sequence[tuple[str, Evidence]]) -> Mention:
+    """A CMake file's mention with no platform of its own, in a CMake project that only a CUDA
+    build's setup.py makes, is that build's (lmdeploy's TurboMind)."""
+    if mention.platform is not None:
+        return mention
+    evidence = _cmake_project(mention.evidence.path, cmake_projects)
+    if evidence is None:
+        return mention
+    return replace(mention, platform=CUDA, condition=f"{evidence.path}:{evidence.line}: {evidence.text}")
+
+
+def _cmake_project(path: str, cmake_projects: Sequence[tuple[str, Evidence]]) -> Evidence | None:
+    """The evidence that only CUDA builds make the CMake project holding the CMake file `path`, if any."""
+    if not path.endswith(("CMakeLists.txt", ".cmake")):
+        return None
+    return next((evidence for folder, evidence in cmake_projects if not folder or path.startswith(folder + "/")),
+                None)
+
+
+def _cuda_only_subdirectories(results: Sequence[ReaderResult], cmake_projects: Sequence[tuple[str, Evidence]],
+                              files: Sequence[str], claimed: dict[str, set[str | None]]
+                              ) -> tuple[tuple[str, Evidence], ...]:
     """Folders only CUDA builds add (FBGEMM's `add_subdirectory(experimental/hstu)` after a
-    FATAL_ERROR for every other variant) and whose files no other build names: nothing below them
-    is built for ROCm, Python modules included."""
+    FATAL_ERROR for every other variant; any folder of a CMake project only a CUDA build's setup.py
+    makes) and whose files no other build names: nothing below them is built for ROCm, Python
+    modules included."""
     added: dict[str, list[tuple[str | None, Evidence]]] = {}
     for result in results:
         for folder, platform, evidence in result.subdirectories:
-            added.setdefault(folder, []).append((platform, evidence))
+            made = _cmake_project(evidence.path, cmake_projects) if platform is None else None
+            added.setdefault(folder, []).append((CUDA, made) if made else (platform, evidence))
     found = []
     for folder, ways in sorted(added.items()):
         if folder and all(platform == CUDA for platform, _ in ways) and not any(

@@ -35,8 +35,10 @@ from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE
 from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
-from .python_tests import contrasted_names
+from .python_tests import contrasted_names, read_name
+from .source_paths import relative_path
 
+_ROCM_VALUES = ("rocm", "hip", "amd")
 MAX_MODULES = 40  # project modules read per setup.py
 _BUILDS = re.compile(r"Extension\b|define_macros|extra_compile_args|extra_cuda_cflags|nvcc_args|cxx_args|def sources")
 Reader = Callable[[str], "str | None"]
@@ -63,6 +65,7 @@ class _Reader:
         self.facts = ModuleFacts(root)
         self.files: list[str] = []
         self.cuda_scripts: list[tuple[str, Evidence]] = []
+        self.rocm_selections: list[Evidence] = []  # where a script picks files for a ROCm build
 
     def read_script(self, path: str) -> None:
         """A setup.py and the project modules it imports that build extensions (once each)."""
@@ -79,7 +82,7 @@ class _Reader:
                 module_tree = self._parse(module) if text is not None and _BUILDS.search(text) else None
                 if module_tree is not None:
                     modules.append((module, module_tree))
-        contrasted = contrasted_names(module_tree for _, module_tree in modules)
+        contrasted = contrasted_names(module_tree for _, module_tree in modules) | self._selectors(modules, base)
         needs = cuda_required(tree, self.read(path) or "") if self.rocm_built else None
         context = EVERYWHERE
         if needs is not None:  # what it compiles, only CUDA builds do; nor does a ROCm build run it
@@ -89,6 +92,27 @@ class _Reader:
             self.cuda_scripts.append((path, Evidence(path, line, text[line - 1].strip()[:200] if line <= len(text) else "")))
         for module, module_tree in modules:
             Module(self.facts, module, base, self.read(module) or "", module_tree, contrasted).run(context)
+
+    def _selectors(self, modules: Sequence[tuple[str, ast.Module]], base: str) -> frozenset[str]:
+        """Names a script formats into a path whose ROCm file is there (lmdeploy's
+        `f"requirements/runtime_{get_target_device()}.txt"` beside `requirements/runtime_rocm.txt`):
+        they select the build's platform, so `== "cuda"` of them is a CUDA test."""
+        names = set()
+        for path, tree in modules:
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                fields = [part for part in node.values if isinstance(part, ast.FormattedValue)]
+                name = read_name(fields[0].value) if len(fields) == 1 else None
+                if name and name not in names and any(self._exists(base, _formatted(node, value))
+                                                      for value in _ROCM_VALUES):
+                    names.add(name)
+                    self.rocm_selections.append(Evidence(path, node.lineno, ast.unparse(node)[:200]))
+        return frozenset(names)
+
+    def _exists(self, base: str, path: str) -> bool:
+        folder = relative_path(self.root, os.path.join(self.root, base, path))
+        return bool(folder) and "/" in path and os.path.isfile(os.path.join(self.root, folder))
 
     def _parse(self, path: str) -> ast.Module | None:
         text = self.read(path)
@@ -146,7 +170,18 @@ class _Reader:
         facts = self.facts
         return ReaderResult(tuple(facts.definitions.facts()), tuple(facts.mentions.facts()), tuple(facts.notes),
                             tuple(self.files), tuple(facts.hipify), cuda_only_scripts=tuple(self.cuda_scripts),
-                            cuda_only_modules=self._cuda_only_modules())
+                            cuda_only_modules=self._cuda_only_modules(), cuda_only_cmake=self._cuda_only_cmake(),
+                            rocm_selections=tuple(self.rocm_selections))
+
+    def _cuda_only_cmake(self) -> tuple[tuple[str, Evidence], ...]:
+        """The folders of CMake projects that setup.py files build only under a CUDA test
+        (lmdeploy's TurboMind: `if get_target_device() == "cuda": ext_modules = [CMakeExtension(...)]`)."""
+        elsewhere = {folder for folder, holds, _ in self.facts.cmake_extensions if holds.platform != CUDA}
+        found: dict[str, Evidence] = {}
+        for folder, _, evidence in self.facts.cmake_extensions:
+            if folder not in elsewhere:
+                found.setdefault(folder, evidence)
+        return tuple(found.items())
 
     def _cuda_only_modules(self) -> tuple[tuple[str, Evidence], ...]:
         """The extension modules (`CUDAExtension(name="fused_dense_lib", ...)`) that only CUDA
@@ -161,6 +196,12 @@ class _Reader:
             if name not in elsewhere:
                 found.setdefault(_made_package(self.root, base, name), evidence)
         return tuple(found.items())
+
+
+def _formatted(node: ast.JoinedStr, value: str) -> str:
+    """The text of an f-string with `value` in its one field."""
+    return "".join(part.value if isinstance(part, ast.Constant) else value for part in node.values
+                   if isinstance(part, (ast.Constant, ast.FormattedValue)))
 
 
 def _made_package(root: str, folder: str, module: str) -> str:

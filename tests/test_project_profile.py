@@ -353,3 +353,25 @@ def test_a_configured_switch_of_a_cuda_library_is_off_in_every_rocm_build(tmp_pa
     assert _found(root) == [("src/gesv_tpl.hpp", 3, "HG101")]
     assert ('"QUILL_ENABLE_TPL_CUSPARSE",  # cmake/quill_config.h.in:1: #cmakedefine QUILL_ENABLE_TPL_CUSPARSE'
             in run_cli("init", "--stdout", cwd=root).stdout)
+
+
+def test_a_file_of_a_hip_build_that_also_targets_nvidia_is_not_rocm_only(tmp_path: Path) -> None:
+    """ginkgo: the HIP backend's files are compiled only by the HIP build, but that build also
+    targets NVIDIA GPUs (`CMAKE_HIP_PLATFORM` nvidia), where `CUDA_VERSION` is defined: a guard on
+    it is skipped on AMD (HG101), not "always false" as in a file only ROCm builds compile."""
+    guard = ("__device__ int ballot(int p) {\n#if defined(CUDA_VERSION) && CUDA_VERSION >= 12020\n"
+             "  return p & 1;\n#else\n  return p;\n#endif\n}\n")
+    cmake = ("cmake_minimum_required(VERSION 3.21)\nproject(demo LANGUAGES CXX)\n"
+             "if(DEMO_BUILD_CUDA)\n  enable_language(CUDA)\n  add_library(demo_cuda cuda/ballot.cu)\nendif()\n"
+             "if(DEMO_BUILD_HIP)\n  enable_language(HIP)\n  add_library(demo_hip hip/ballot.hip)\n{nvidia}endif()\n")
+    nvidia = '  if(CMAKE_HIP_PLATFORM STREQUAL "nvidia")\n    message(STATUS "HIP on NVIDIA")\n  endif()\n'
+    messages = {}
+    for name, extra in (("amd", ""), ("nvidia", nvidia)):
+        root = git_project(tmp_path / name, {"CMakeLists.txt": cmake.replace("{nvidia}", extra),
+                                             "cuda/ballot.cu": guard, "hip/ballot.hip": guard})
+        result = run_cli("check", "--no-cache", "--output-format", "json", "hip/ballot.hip", cwd=root)
+        assert result.code == 1, result.stdout + result.stderr
+        messages[name] = result.json()[0]["message"]
+    assert "only ROCm builds compile this file" in messages["amd"]
+    assert "only ROCm builds compile this file" not in messages["nvidia"]
+    assert "silently skipped on ROCm" in messages["nvidia"]

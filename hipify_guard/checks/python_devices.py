@@ -12,7 +12,7 @@ from ..core.languages import PYTHON
 from ..model.python_analysis import PythonFile
 from ..model.python_capability import (AMD_CAPABILITIES, AMD_GPUS, PRE_HOPPER_CAPABILITIES, comparison_on,
                                            is_capability)
-from ..model.python_values import constant_number, decided_without, derives, is_cudnn_version
+from ..model.python_values import constant_number, decided_without, derives, is_cudnn_version, never_read
 from ..model.settings import Settings
 from .registry import check
 
@@ -20,9 +20,9 @@ from .registry import check
 def _comparisons(file: PythonFile, test: Callable[[tuple[str, ...]], bool]) -> Iterator[ast.Compare]:
     """Comparisons of a value that `test` recognises with numeric constants, in code that ROCm and
     CUDA both reach (where the value means different things: not in a ROCm-only branch) and whose
-    value matters (not `... and False`)."""
+    value matters (not `... and False`, nor stored in a name nothing reads)."""
     for compare in file.nodes(ast.Compare):
-        if decided_without(file, compare):
+        if decided_without(file, compare) or never_read(file, compare):
             continue
         sides = [compare.left, *compare.comparators]
         for number, op in enumerate(compare.ops):

@@ -108,6 +108,34 @@ def decided_without(file: PythonFile, node: ast.expr) -> bool:
     return False
 
 
+def never_read(file: PythonFile, node: ast.expr) -> bool:
+    """Whether `node`'s value only goes to names nothing reads: `DISABLE_FP8 = major != 9` where
+    `DISABLE_FP8` is read in no line of code (flash-attention's tests: only in commented-out
+    parametrizations). A module-level name counts only in a test module, which no module imports."""
+    child, parent = node, file.source.parents.get(id(node))
+    while isinstance(parent, (ast.BoolOp, ast.UnaryOp, ast.Compare, ast.IfExp)) and not (
+            isinstance(parent, ast.IfExp) and child is parent.test):
+        child, parent = parent, file.source.parents.get(id(parent))
+    if not isinstance(parent, ast.Assign) or not all(isinstance(target, ast.Name) for target in parent.targets):
+        return False
+    if not _in_function(file, parent) and not _test_module(file.filename):
+        return False
+    stored = {target.id for target in parent.targets}
+    return not any(isinstance(name.ctx, ast.Load) and name.id in stored for name in file.nodes(ast.Name))
+
+
+def _in_function(file: PythonFile, node: ast.AST) -> bool:
+    parent = file.source.parents.get(id(node))
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        parent = file.source.parents.get(id(parent))
+    return parent is not None
+
+
+def _test_module(path: str) -> bool:
+    name = path.replace("\\", "/").rpartition("/")[2]
+    return name.startswith("test_") or name.endswith("_test.py")
+
+
 def string_constant(node: ast.expr) -> bool:
     """A plain string literal."""
     return string_value(node) is not None

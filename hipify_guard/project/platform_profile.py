@@ -118,8 +118,15 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
                              hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
                      tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
-                     frozenset(os.path.join(root, name) for name in facts.rocm_only_files), dict(facts.rocm_compiled_in),
-                     tuple(sorted(modules)))
+                     _rocm_only(root, facts), dict(facts.rocm_compiled_in), tuple(sorted(modules)))
+
+
+def _rocm_only(root: str, facts: BuildFileFacts) -> frozenset[str]:
+    """The files only ROCm builds compile (absolute); none where the HIP build also targets NVIDIA
+    GPUs (ginkgo's `GINKGO_HIP_PLATFORM_NVCC`): there CUDA's macros are defined in it too."""
+    if facts.hip_on_nvidia:
+        return frozenset()
+    return frozenset(os.path.join(root, name) for name in facts.rocm_only_files)
 
 
 def _rocm_build(facts: BuildFileFacts) -> str:

@@ -119,6 +119,7 @@ CUTE_TEST = '''import torch
 from attn.cute.testing import reference
 
 IS_SM90 = torch.cuda.get_device_capability()[0] == 9
+BLOCK = 128 if IS_SM90 else 64
 '''
 
 

@@ -47,6 +47,9 @@ _FIXED = {  # what the platform decides, by dotted name (rocm=True: ROCm, rocm=F
 # code and the kernels of the real trees test it).
 _BACKEND = ("get_current_target", CALL, "backend")
 _PLATFORM_STRINGS = {True: {_BACKEND: frozenset({"hip"})}, False: {_BACKEND: frozenset({"cuda"})}}
+# vLLM's platform object answers for the one platform it runs on: on a CUDA or a ROCm GPU, the tests
+# for the other platforms it supports are false (`current_platform.is_xpu()`).
+_OTHER_PLATFORMS = frozenset({"is_xpu", "is_tpu", "is_hpu", "is_neuron", "is_cpu"})
 _EXITS = {("sys", "exit"), ("exit",), ("quit",), ("os", "_exit"), ("pytest", "skip"), ("pytest", "fail"),
           ("pytest", "exit"), ("pytest", "xfail"), ("self", "skipTest")}
 _MAX_DEPTH = 64  # nested tests deeper than this are unknown (no recursion limit for odd code)
@@ -68,6 +71,7 @@ class PlatformFlow:
         self._values: dict[int, Value] = {}
         self._variables: dict[str, list[Constants | None]] = {}  # module-level variable -> its states
         self._positions: dict[int, int] = {}  # top-level statement -> its place
+        self._falls: dict[int, bool] = {}  # function -> whether the platform can run past its body's end
         if source.tree is not None:
             self._module(source.tree)
 
@@ -134,6 +138,12 @@ class PlatformFlow:
         flag = self.flag(node, names)
         if flag is not None:
             return flag == self.rocm, False
+        if names and len(names) >= 3 and names[-1] == CALL and names[-3] == "current_platform" and (
+                names[-2] in _OTHER_PLATFORMS):
+            return _FALSE
+        returned = self._returned(node) if isinstance(node, ast.Call) else None
+        if returned is not None:
+            return returned
         alias = self.symbols.value(node) if aliases else None
         if alias is not None:
             return self._value(alias, depth, aliases=False)
@@ -142,6 +152,35 @@ class PlatformFlow:
             truths, nones = {bool(item) for item in held}, {item is None for item in held}
             return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
         return UNKNOWN
+
+    def _returned(self, call: ast.Call) -> Value | None:
+        """What a call of a plain module-level function of the file returns on the platform, where
+        every `return` the platform reaches gives a literal (vLLM's `get_flash_attn_version()`:
+        `return None` in the `except` of a try-import of a CUDA-only module); None: unknown."""
+        function = self._function(call.func.id, call) if isinstance(call.func, ast.Name) else None
+        if function is None or id(function) in self._dead:
+            return None
+        values = {None} if self._falls.get(id(function), True) else set()
+        for node in _own_nodes(function):
+            if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
+                return None
+            if isinstance(node, ast.Return) and self.reachable(node):
+                plain, value = constant(node.value) if node.value is not None else (True, None)
+                if not plain:
+                    return None
+                values.add(value)
+        truths, nones = {bool(value) for value in values}, {value is None for value in values}
+        return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
+
+    def _function(self, name: str, at: ast.AST) -> ast.FunctionDef | None:
+        """The undecorated module-level `def name` that code at `at` calls, if the file defines it once."""
+        if self.source.tree is None or self.symbols.bound_in(name, at) is not self.source.tree:
+            return None
+        found = [node for node in self.source.tree.body
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name]
+        if len(found) != 1 or not isinstance(found[0], ast.FunctionDef) or found[0].decorator_list:
+            return None
+        return found[0]
 
     def constants(self, node: ast.expr) -> Constants | None:
         """The constants `node` can be on the platform: a literal, a module-level variable of the
@@ -350,7 +389,7 @@ class PlatformFlow:
             if skipped:
                 self._dead.add(id(node))
             else:
-                self._block(node.body, True)
+                self._falls[id(node)] = self._block(node.body, True)
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 self._block(case.body, True)
@@ -396,6 +435,17 @@ class PlatformFlow:
         value = statement.value
         marks = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
         return any(isinstance(mark, ast.Call) and self._skips(mark) for mark in marks)
+
+
+def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of a function's body, not those of the functions, lambdas and classes in it."""
+    found, stack = [], list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _spelled(node: ast.expr) -> tuple[str, ...] | None:

@@ -199,7 +199,14 @@ def _sweep(old_text: str, new_text: str, terms: tuple[Term, Term], platform: Pla
 
 
 def pcpp_value(text: str, config: dict[str, int | str]) -> int | str:
-    """The truth value (0/1) of an `#if` expression by pcpp, or "error"."""
+    """The truth value (0/1) of an `#if` expression by pcpp, or "error" (a configuration asked again,
+    as the sweeps of one condition over the CUDA and ROCm models do, is answered once)."""
+    return _pcpp_value(text, tuple(sorted(config.items())))
+
+
+@lru_cache(maxsize=4096)
+def _pcpp_value(text: str, items: tuple[tuple[str, int | str], ...]) -> int | str:
+    config = dict(items)
     preprocessor = _preprocessor()
     for name in list(preprocessor.hipify_guard_defined):
         preprocessor.undef(name)

@@ -145,7 +145,7 @@ def test_an_import_of_a_module_only_the_cuda_build_makes_ends_its_block_on_rocm(
     `try` never run on ROCm (the import raises, the `except` returns None). The module both
     builds make, and a test before the import, stay."""
     fa_utils = ("import torch\n\n\ndef version():\n    major = torch.cuda.get_device_capability()[0]\n"
-                "    fast = major == 9\n    try:\n        from pkg.flash_attn.interface import supported\n"
+                "    print(major == 9)\n    try:\n        from pkg.flash_attn.interface import supported\n"
                 "        return 3 if major == 9 and supported(3) else 2\n    except ImportError:\n        return None\n")
     moe = "import torch\nfrom pkg import _moe_C\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"
     root = git_project(tmp_path, {"setup.py": VLLM_LIKE_SETUP, "pkg/__init__.py": "", "pkg/flash_attn/.gitkeep": "",
@@ -378,6 +378,20 @@ def test_bazel_defines_of_a_platform_folder_decide_what_rocm_sees(tmp_path: Path
         "files", "lib/gpu/vendor.h", cwd=root).stdout
 
 
+
+def test_a_bazelrc_configuration_named_for_rocm_defines_the_rocm_builds_macro(tmp_path: Path) -> None:
+    """alibaba's rtp-llm: `.bazelrc` has `build:rocm --copt="-DUSING_ROCM=1"`, and the sources
+    test `USING_ROCM`. That is the macro every ROCm build defines: the fix writes it (not a
+    `USE_ROCM` the build never defines), and the CUDA configuration's macro is undefined on ROCm."""
+    guard = "__global__ void k() {}\n#if CUDA_VERSION >= 11000\nint v;\n#endif\n#ifdef USING_CUDA\nint c;\n#endif\n"
+    bazelrc = 'build --copt=-O2\nbuild:rocm --copt="-DUSING_ROCM=1"\nbuild:cuda --cxxopt=-DUSING_CUDA=1\n'
+    root = git_project(tmp_path, {".bazelrc": bazelrc, "k.cu": guard})
+    shown = run_cli("files", "k.cu", cwd=root).stdout
+    assert "USING_ROCM: 1 on ROCm (every ROCm build of the file defines it: .bazelrc:2:" in shown, shown
+    assert "USING_CUDA: undefined on ROCm" in shown, shown
+    fixed = run_cli("check", "--no-cache", "--diff", "k.cu", cwd=root).stdout
+    assert "+#if CUDA_VERSION >= 11000 && !defined(USING_ROCM)" in fixed, fixed
+
 # -- tests the ROCm CI leaves out --------------------------------------------------------------
 
 
@@ -385,7 +399,7 @@ def test_tests_the_rocm_ci_ignores_are_not_run_on_rocm(tmp_path: Path) -> None:
     """vLLM's `.buildkite/scripts/hardware_ci/run-amd-test.sh` runs pytest from `tests/` with
     `--ignore=kernels/quantization/test_machete_mm.py` (and folders): those tests are not the ROCm
     build's; a test the CUDA CI ignores, or one the ROCm script does not name, stays reported."""
-    test = "import torch\n\nSM90 = torch.cuda.get_device_capability()[0] == 9\n"
+    test = "import torch\n\nSM90 = torch.cuda.get_device_capability()[0] == 9\nBLOCK = 128 if SM90 else 64\n"
     amd = ('#!/bin/bash\ncd tests\ncommands="pytest -v kernels \\\n  --ignore=kernels/quantization/test_machete_mm.py \\\n'
            '  --ignore=kernels/mamba/"\n')
     root = git_project(tmp_path, {

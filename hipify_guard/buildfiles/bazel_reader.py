@@ -7,6 +7,11 @@ reach everything that depends on it, so they count for the whole project, on the
 folder is named for (a folder part that is only a ROCm word, `rocm`, `hip`, `amd`, or only a CUDA
 word, `cuda`, `nvidia`). `local_defines` (the target's own sources) and folders named for no
 platform are not read. Nothing is evaluated: only literal strings in the lists count.
+
+A `.bazelrc` at the root names its configurations: `build:rocm --copt=-DUSING_ROCM=1`
+(alibaba's rtp-llm) is what every build with `--config=rocm` defines, so a definition of a
+configuration named for one platform is that platform's (`--copt`, `--cxxopt`, `--conlyopt`,
+`--host_copt`, and `--per_file_copt=<files>@-D...`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from .build_facts import Definition, Evidence, ReaderResult
 from .build_flags import macro
 
 BAZEL_FILES = ("BUILD", "BUILD.bazel")
+BAZELRC = ".bazelrc"
+# `build:rocm --copt=-DUSING_ROCM=1`: a configuration's option lines and the -D words in them.
+_CONFIG_LINE = re.compile(r"^[ \t]*(?:build|common|test|run):([\w.-]+)[ \t]+(.*)$", re.M)
+_OPTION_DEFINE = re.compile(r"--(?:copt|cxxopt|conlyopt|host_copt|per_file_copt)[= ](?:\S*@)?[\"']?-D[ ]?([^\s\"']+)")
 _DEFINES = re.compile(r"(?<![\w.])defines\s*=\s*\[([^\]]*)\]")
 _STRING = re.compile(r"""["']([^"'\n]*)["']""")
 
@@ -28,6 +37,12 @@ def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> Reade
     definitions = []
     files = []
     for path in paths:
+        if path == BAZELRC:
+            text = read(path)
+            if text:
+                files.append(path)
+                definitions += _configured(path, text)
+            continue
         platform = folder_platform(path)
         text = read(path) if platform is not None else None
         if not text:
@@ -43,6 +58,23 @@ def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> Reade
                 condition = f"the targets of {path.rpartition('/')[0]}/"
                 definitions.append(Definition(*defined, platform, True, condition, evidence))
     return ReaderResult(definitions=tuple(definitions), files=tuple(files))
+
+
+def _configured(path: str, text: str) -> list[Definition]:
+    """The definitions of the `.bazelrc` configurations named for one platform."""
+    found = []
+    for line_match in _CONFIG_LINE.finditer(text):
+        name = line_match.group(1).lower()
+        platform = ROCM if name in ROCM_WORDS else CUDA if name in CUDA_WORDS else None
+        if platform is None:
+            continue
+        line = text.count("\n", 0, line_match.start()) + 1
+        evidence = Evidence(path, line, line_match.group(0).strip()[:200])
+        for option in _OPTION_DEFINE.finditer(line_match.group(2)):
+            defined = macro(option.group(1))
+            if defined is not None:
+                found.append(Definition(*defined, platform, True, f"--config={line_match.group(1)}", evidence))
+    return found
 
 
 def folder_platform(path: str) -> str | None:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..walk.project_walk import DIR, FILE, LINK, Scan, walk_of
-from .bazel_reader import BAZEL_FILES, folder_platform
+from .bazel_reader import BAZEL_FILES, BAZELRC, folder_platform
 from .rocm_ci import CI_EXTENSIONS, is_rocm_ci_script
 from .source_paths import SOURCE_EXTENSIONS
 
@@ -37,7 +37,7 @@ class Tree:
     folders: dict[str, tuple[str, ...]]
     starlark: tuple[str, ...] = ()  # `.bzl` files, whose source lists a CMake build may read
     rocm_ci: tuple[str, ...] = ()  # the project's ROCm CI scripts (`rocm_ci`)
-    bazel: tuple[str, ...] = ()  # Bazel `BUILD` files in a platform's folder (`bazel_reader`)
+    bazel: tuple[str, ...] = ()  # Bazel `BUILD` files in a platform's folder, the root's `.bazelrc` (`bazel_reader`)
 
 
 def walk(root: str, notes: list[str]) -> Tree:
@@ -71,6 +71,8 @@ def walk(root: str, notes: list[str]) -> Tree:
                 rocm_ci.append(prefix + name)
             elif name in BAZEL_FILES and kind in (FILE, LINK) and name not in scan.ignored and folder_platform(prefix + name):
                 bazel.append(prefix + name)
+            elif name == BAZELRC and not folder and kind in (FILE, LINK):
+                bazel.append(name)
             elif name.endswith((".txt", ".cmake", ".in", ".py", ".toml")) and kind in (FILE, LINK) and (
                     name not in scan.ignored):
                 if name == "CMakeLists.txt" or (name.endswith(".cmake") and not _HEADER_TEMPLATE.fullmatch(name)):

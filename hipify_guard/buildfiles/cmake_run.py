@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .build_conditions import (
     CUDA_ALL,
@@ -72,7 +72,7 @@ _KEYWORD = re.compile(r"[A-Z][A-Z0-9_]*")
 _HIP_TARGETS = frozenset({"hip::host", "hip::device"})  # HIP's CMake package targets that define the platform
 _FATAL = frozenset({"FATAL_ERROR", "SEND_ERROR"})  # message() modes that stop the build being configured
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
-
+_HIPIFIED = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp")  # the files hipify_torch converts
 
 
 @dataclass
@@ -262,6 +262,7 @@ class Run:
         name, arguments = command.name, command.arguments
         if "hipify" in name or any("hipify" in argument.text.lower() for argument in arguments):
             self.project.hipify.append(self.project.evidence(self.path, self.lines, command.line))
+            self._hipified(arguments, context)
         if self.scope.function is not None:
             self._record_keyword_uses(command, context)
         handler = _HANDLERS.get(name)
@@ -281,6 +282,21 @@ class Run:
                     self._mention(item, item.context.joined(context), supports=False)
         else:
             self._call(name, arguments, context)
+
+    def _hipified(self, arguments: Sequence[Argument], context: Context) -> None:
+        """hipify_torch's `hipify(CUDA_SOURCE_DIR <folder> HIP_SOURCE_DIR <copy>)`: the build compiles
+        hipified copies, in another folder, of the folder's files (fastllm's `src/devices/cuda`), so
+        where it runs, none of them is only the other platform's by the source lists. (Without a
+        HIP_SOURCE_DIR the files are converted in place, and the build names them itself.)"""
+        words = [argument.text for argument in arguments]
+        if "HIP_SOURCE_DIR" not in words[:-1]:
+            return
+        for number, argument in enumerate(arguments[:-1]):
+            if argument.text == "CUDA_SOURCE_DIR":
+                for item in self.expand(arguments[number + 1], context):
+                    for suffix in _HIPIFIED:
+                        files = replace(item, text=f"{item.text.rstrip('/')}/*{suffix}", recursive=True)
+                        self._mention(files, item.context.joined(context), supports=False)
 
     def _mention(self, item: Item, context: Context, supports: bool, stored: bool = False, folder: str = "") -> None:
         """Record a path the build names; in a function's body, where the function is called."""

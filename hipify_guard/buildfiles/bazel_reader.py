@@ -5,7 +5,9 @@ jax builds its GPU plugins from `jaxlib/cuda/BUILD` and `jaxlib/rocm/BUILD`; the
 folder's `cc_library` passes one of them with `defines = ["JAX_GPU_HIP=1"]`. A target's `defines`
 reach everything that depends on it, so they count for the whole project, on the platform the
 folder is named for (a folder part that is only a ROCm word, `rocm`, `hip`, `amd`, or only a CUDA
-word, `cuda`, `nvidia`). `local_defines` (the target's own sources) and folders named for no
+word, `cuda`, `nvidia`). The folder's own files its targets list in `srcs`/`hdrs` (`"versions.cc"`,
+not a label of another package) are compiled for that platform (jax's `jaxlib/cuda/versions.cc`,
+which no ROCm target names). `local_defines` (the target's own sources) and folders named for no
 platform are not read. Nothing is evaluated: only literal strings in the lists count.
 
 A `.bazelrc` at the root names its configurations: `build:rocm --copt=-DUSING_ROCM=1`
@@ -20,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from .build_conditions import CUDA, CUDA_WORDS, ROCM, ROCM_WORDS
-from .build_facts import Definition, Evidence, ReaderResult
+from .build_facts import Definition, Evidence, Mention, ReaderResult
 from .build_flags import macro
 
 BAZEL_FILES = ("BUILD", "BUILD.bazel")
@@ -29,12 +31,14 @@ BAZELRC = ".bazelrc"
 _CONFIG_LINE = re.compile(r"^[ \t]*(?:build|common|test|run):([\w.-]+)[ \t]+(.*)$", re.M)
 _OPTION_DEFINE = re.compile(r"--(?:copt|cxxopt|conlyopt|host_copt|per_file_copt)[= ](?:\S*@)?[\"']?-D[ ]?([^\s\"']+)")
 _DEFINES = re.compile(r"(?<![\w.])defines\s*=\s*\[([^\]]*)\]")
+_FILES = re.compile(r"(?<![\w.])(?:srcs|hdrs)\s*=\s*\[([^\]]*)\]")
 _STRING = re.compile(r"""["']([^"'\n]*)["']""")
 
 
 def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> ReaderResult:
     """The definitions of the `BUILD` files `paths` (root-relative) that sit in a platform's folder."""
-    definitions = []
+    definitions: list[Definition] = []
+    mentions: list[Mention] = []
     files = []
     for path in paths:
         if path == BAZELRC:
@@ -57,7 +61,23 @@ def read_bazel(paths: Sequence[str], read: Callable[[str], str | None]) -> Reade
                 evidence = Evidence(path, line, text.splitlines()[line - 1].strip()[:200])
                 condition = f"the targets of {path.rpartition('/')[0]}/"
                 definitions.append(Definition(*defined, platform, True, condition, evidence))
-    return ReaderResult(definitions=tuple(definitions), files=tuple(files))
+        mentions += _own_files(path, text, platform)
+    return ReaderResult(definitions=tuple(definitions), mentions=tuple(mentions), files=tuple(files))
+
+
+def _own_files(path: str, text: str, platform: str) -> list[Mention]:
+    """The files of the BUILD file's folder that its targets list (`srcs = ["versions.cc"]`)."""
+    folder = path.rpartition("/")[0]
+    found = []
+    for match in _FILES.finditer(text):
+        for item in _STRING.finditer(match.group(1)):
+            name = item.group(1)
+            if not name or name.startswith((":", "/", "@")) or ":" in name or "*" in name or ".." in name:
+                continue  # a label, a glob or another package: not followed
+            line = text.count("\n", 0, match.start(1) + item.start()) + 1
+            evidence = Evidence(path, line, text.splitlines()[line - 1].strip()[:200])
+            found.append(Mention(f"{folder}/{name}", platform, f"the targets of {folder}/", evidence))
+    return found
 
 
 def _configured(path: str, text: str) -> list[Definition]:

@@ -145,6 +145,7 @@ class BuildFileFacts:
     rocm_build: tuple[Evidence, ...] = ()  # where the build files build for ROCm (the first place found)
     hip_on_nvidia: tuple[Evidence, ...] = ()  # where they build HIP for NVIDIA GPUs (the first place found)
     cuda_only_modules: tuple[tuple[str, Evidence], ...] = ()  # extension modules only CUDA builds make (by name)
+    retired_macros: tuple[tuple[str, Evidence], ...] = ()  # defined only in comments: by no build
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

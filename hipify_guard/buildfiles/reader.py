@@ -123,6 +123,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     """Run the readers over the walk's build files (imported here: a run whose facts are kept needs none)."""
     from .bazel_reader import read_bazel
     from .cmake_reader import read_cmake
+    from .commented_definitions import retired_definitions
     from .commented_sources import commented_sources
     from .kernel_builder_reader import read_kernel_builds
     from .rocm_ci import rocm_ci_exclusions
@@ -162,7 +163,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
                           folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
                           _rocm_build(files, texts, definitions, [*mentions, *sources], results),
                           _first_line(files, texts, _HIP_ON_NVIDIA),
-                          tuple(item for result in results for item in result.cuda_only_modules))
+                          tuple(item for result in results for item in result.cuda_only_modules),
+                          retired_definitions(files, texts, (item.name for item in definitions)))
 
 
 def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -> tuple[Evidence, ...]:

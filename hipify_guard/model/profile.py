@@ -203,6 +203,9 @@ def _judgements(file: FileAnalysis, profile: ProjectProfile, header_cuda_only: f
         if name in uses.names and name not in uses.with_rocm:
             yield Judgement(name, UNDEFINED, f"only the CUDA build defines it: {where.get(name, 'build files')}")
     known |= profile.inferred_cuda_build
+    for name in sorted(profile.retired_macros & uses.names - known):
+        yield Judgement(name, UNDEFINED, f"no build defines it, only a comment does: {where.get(name, 'build files')}")
+    known |= profile.retired_macros
     for name in sorted(uses.names - known):
         judged = _by_name(name, uses, profile)
         if judged is not None:

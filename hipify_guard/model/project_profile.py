@@ -25,6 +25,7 @@ class ProjectProfile:
     # Read as CUDA-only from the build files: undefined in the ROCm models unless a file tests one
     # together with a ROCm macro (then the ROCm build defines it too, whatever the build files say).
     inferred_cuda_build: frozenset[str] = frozenset()
+    retired_macros: frozenset[str] = frozenset()  # defined by no build: only in build files' comments
     # What some ROCm build defines (ggml's HIP build defines GGML_USE_CUDA too): never "the CUDA
     # build's" by its name.
     rocm_may_define: frozenset[str] = frozenset()

@@ -108,11 +108,13 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     entries += [Entry("torch-scopes", os.path.relpath(folder, root), evidence) for folder, evidence in scopes]
     names = frozenset(name for name in facts.by_name() if build_macro(name) is not None)
     evidence = tuple((entry.value.partition("=")[0], entry.evidence) for entry in entries
-                     if entry.key in ("rocm-build-macros", "rocm-build-defines", "cuda-build-macros"))
+                     if entry.key in ("rocm-build-macros", "rocm-build-defines", "cuda-build-macros")) + tuple(
+        (name, _shown(why)) for name, why in facts.retired_macros)
     scoped, configured = scoped_definitions(facts, lambda definition: _shown(definition.evidence))
     profile = ProjectProfile(rocm_build_macros=tuple(rocm_macros), build_definitions=tuple(defines),
                              platform_names=names, hipify=hipify, torch_scopes=tuple(folder for folder, _ in scopes),
                              inferred_cuda_build=frozenset(cuda_macros),
+                             retired_macros=frozenset(name for name, _ in facts.retired_macros),
                              rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence,
                              rocm_build=_rocm_build(facts), configured_rocm=configured, project=root,
                              hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
@@ -152,6 +154,7 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
         build_definitions=configured.build_definitions + tuple(
             item for item in inferred.build_definitions if item[0] not in named),
         inferred_cuda_build=inferred.inferred_cuda_build - named,
+        retired_macros=inferred.retired_macros - named,
         rocm_may_define=configured.rocm_may_define | inferred.rocm_may_define,
         evidence=configured.evidence + inferred.evidence,
         platform_names=configured.platform_names | inferred.platform_names,

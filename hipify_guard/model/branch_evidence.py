@@ -51,6 +51,7 @@ _PTX = re.compile(
     rb"\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)"
 )
 _DECLARATION = re.compile(rb"\b([A-Za-z_]\w*)((?:\s*(?:const|volatile|\*|&))*)\s+([A-Za-z_]\w*)\s*(?=[;,=)\[{(])")
+LOOK_BACK = 8192  # bytes before a group searched for the declarations of the names it uses
 _MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\s*(\.|->)\s*([A-Za-z_]\w*)")
 _TYPED_LITERAL = re.compile(rb"([A-Za-z_]\w*)\s*\{")
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
@@ -227,18 +228,28 @@ def _hip_declaration(file: FileAnalysis, name: str) -> str | None:
 
 
 def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, list[tuple[int, str, str]]]:
-    """name -> [(offset, its type as written, the HIP type a ROCm build compiles)] for the group's
-    declarations of names of types HIP's headers define (`half r;`, `const volatile half* ptr`)."""
+    """name -> [(offset, its type as written, the HIP type a ROCm build compiles)] for the
+    declarations of names of types HIP's headers define (`half r;`, `const volatile half* ptr`) in
+    the group and in the code before it back to the end of the previous top-level block (the
+    enclosing function's: fastllm's `cudaPointerAttributes attributes;` before the guard)."""
     signatures = load_hip_signatures()
     found: dict[str, list[tuple[int, str, str]]] = {}
     data = file.data
-    for start, end in ranges:
+    for start, end in [_code_before(data, ranges[0][0]), *ranges] if ranges else ():
         for match in _DECLARATION.finditer(data, start, end):
             written, name = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
             hip = written if written in signatures.types else _hip_name(file, written)
             if hip is not None and hip in signatures.types:
                 found.setdefault(name, []).append((match.start(), written, hip))
     return found
+
+
+def _code_before(data: bytes, start: int) -> tuple[int, int]:
+    """The code before `start` back to a `}` that starts a line (the end of the previous top-level
+    block), at most LOOK_BACK bytes."""
+    low = max(0, start - LOOK_BACK)
+    closed = data.rfind(b"\n}", low, start)
+    return (closed + 2 if closed >= 0 else low), start
 
 
 def _type_at(declarations: dict[str, list[tuple[int, str, str]]], name: str, offset: int) -> tuple[str, str] | None:

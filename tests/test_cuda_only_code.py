@@ -379,6 +379,18 @@ def test_bazel_defines_of_a_platform_folder_decide_what_rocm_sees(tmp_path: Path
 
 
 
+def test_the_own_sources_of_a_bazel_build_file_in_a_cuda_folder_are_cuda_only(tmp_path: Path) -> None:
+    """jax: `jaxlib/cuda/BUILD` lists `srcs = ["versions.cc"]`, a file of its own folder no ROCm
+    target names; the shared sources both plugins name by label (`//lib/gpu:blas.cc`) stay."""
+    guard = "#if CUDA_VERSION >= 12000\nint v;\n#endif\n"
+    cuda = 'cc_library(\n    name = "versions",\n    srcs = ["versions.cc", "//lib/gpu:blas.cc"],\n)\n'
+    rocm = 'cc_library(\n    name = "blas",\n    srcs = ["//lib/gpu:blas.cc"],\n    defines = ["LIB_GPU_HIP=1"],\n)\n'
+    root = git_project(tmp_path, {"lib/cuda/BUILD": cuda, "lib/cuda/versions.cc": guard, "lib/rocm/BUILD": rocm,
+                                  "lib/gpu/blas.cc": guard})
+    assert _reported(root) == {"lib/gpu/blas.cc"}
+    assert 'only the CUDA build compiles it (lib/cuda/BUILD:3: srcs = ["versions.cc"' in _judged(
+        root, "lib/cuda/versions.cc")
+
 def test_a_bazelrc_configuration_named_for_rocm_defines_the_rocm_builds_macro(tmp_path: Path) -> None:
     """alibaba's rtp-llm: `.bazelrc` has `build:rocm --copt="-DUSING_ROCM=1"`, and the sources
     test `USING_ROCM`. That is the macro every ROCm build defines: the fix writes it (not a
@@ -391,6 +403,25 @@ def test_a_bazelrc_configuration_named_for_rocm_defines_the_rocm_builds_macro(tm
     assert "USING_CUDA: undefined on ROCm" in shown, shown
     fixed = run_cli("check", "--no-cache", "--diff", "k.cu", cwd=root).stdout
     assert "+#if CUDA_VERSION >= 11000 && !defined(USING_ROCM)" in fixed, fixed
+
+
+def test_a_folder_the_rocm_build_hipifies_into_a_copy_is_not_cuda_only(tmp_path: Path) -> None:
+    """fastllm: the CUDA build names `src/devices/cuda/*.cu`; the ROCm build runs hipify_torch's
+    `hipify(CUDA_SOURCE_DIR .../src/devices/cuda HIP_SOURCE_DIR .../src/devices/hip)` at configure
+    time and compiles the copies, so the CUDA folder's guards are ROCm's too. Hipified in place
+    (no HIP_SOURCE_DIR: FBGEMM), the build names what it compiles itself."""
+    cmake = ("cmake_minimum_required(VERSION 3.21)\nproject(fl LANGUAGES CXX)\n"
+             "if(USE_CUDA)\n  enable_language(CUDA)\n  add_library(fl src/devices/cuda/kernels.cu)\nendif()\n"
+             "if(USE_ROCM)\n  enable_language(HIP)\n"
+             "  hipify(CUDA_SOURCE_DIR ${PROJECT_SOURCE_DIR}/src/devices/cuda{copy})\n"
+             "  add_library(fl src/devices/hip/kernels.hip)\nendif()\n")
+    copy = ' HIP_SOURCE_DIR "${PROJECT_SOURCE_DIR}/src/devices/hip"'
+    root = git_project(tmp_path / "copy", {"CMakeLists.txt": cmake.replace("{copy}", copy),
+                                          "src/devices/cuda/kernels.cu": KERNEL})
+    assert _reported(root) == {"src/devices/cuda/kernels.cu"}
+    in_place = git_project(tmp_path / "in_place", {"CMakeLists.txt": cmake.replace("{copy}", ""),
+                                                   "src/devices/cuda/kernels.cu": KERNEL})
+    assert "only the CUDA build compiles it" in _judged(in_place, "src/devices/cuda/kernels.cu")
 
 # -- tests the ROCm CI leaves out --------------------------------------------------------------
 
@@ -443,6 +474,27 @@ def test_a_file_beside_its_hip_suffixed_counterpart_is_cuda_only(tmp_path: Path)
 
 
 # -- headers by the conditions their includers include them under --------------------------------
+
+
+def test_a_header_included_only_under_a_macro_whose_definition_is_commented_out(tmp_path: Path) -> None:
+    """mmcv: the kernels include the Parrots helper only under `#ifdef MMCV_USE_PARROTS`, whose one
+    definition in setup.py is commented out (`# define_macros = [('MMCV_USE_PARROTS', None)]`): no
+    build defines it, so no ROCm build compiles the helper; the PyTorch helper stays ROCm's.
+    Defined in code, it is the build's macro again."""
+    setup = (TORCH_SETUP_HEAD + "define_macros = []\n# define_macros = [('LIB_USE_PARROTS', None)]\n"
+             "setup(name='lib', ext_modules=[CUDAExtension('lib._ext', glob.glob('csrc/*.cu'), "
+             "define_macros=define_macros)])\n")
+    kernel = ('#ifdef LIB_USE_PARROTS\n#include "parrots_helper.hpp"\n#else\n#include "pytorch_helper.hpp"\n'
+              '#endif\n__global__ void k() {}\n')
+    files = {"setup.py": setup, "csrc/nms.cu": kernel, "csrc/parrots_helper.hpp": GUARD,
+             "csrc/pytorch_helper.hpp": GUARD}
+    root = git_project(tmp_path / "commented", files)
+    assert _reported(root) == {"csrc/pytorch_helper.hpp"}
+    assert "LIB_USE_PARROTS: undefined on ROCm (no build defines it, only a comment does: setup.py:6:" in run_cli(
+        "files", "csrc/nms.cu", cwd=root).stdout
+    files["setup.py"] = setup.replace("define_macros = []\n", "define_macros = [('LIB_USE_PARROTS', None)]\n")
+    defined = git_project(tmp_path / "defined", files)
+    assert _reported(defined) == {"csrc/pytorch_helper.hpp", "csrc/parrots_helper.hpp"}
 
 
 def test_a_header_included_only_where_no_rocm_build_goes_is_cuda_only(tmp_path: Path) -> None:

@@ -306,8 +306,11 @@ def cuda_test_decides(pp: mine.Preprocessor, parent: mine.Source, line: int) -> 
 
 
 def load_beyond(path: str) -> dict[str, str]:
-    """Guards judged beyond a static tool by reading the commit, with the reason (undecidable.tsv)."""
-    found = {}
+    """Guards judged beyond a static tool by reading the commit, with the reason (undecidable.tsv;
+    a data set without one has none)."""
+    found: dict[str, str] = {}
+    if not os.path.exists(path):
+        return found
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
@@ -332,7 +335,8 @@ def show_arms(arms: set[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=("dev", "heldout", "all"), default="dev")
-    parser.add_argument("--tool", default=shutil.which("hipify-guard") or "hipify-guard")
+    beside = os.path.join(os.path.dirname(sys.executable), "hipify-guard")  # (the venv's, when it is not on PATH)
+    parser.add_argument("--tool", default=shutil.which("hipify-guard") or beside)
     parser.add_argument("--mirror-root", default="/work/.mirror")
     parser.add_argument("--trees", default="/tmp/hg24-trees")
     parser.add_argument("--data", default=HERE)

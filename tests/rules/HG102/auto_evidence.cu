@@ -1,5 +1,5 @@
 // --policy auto decides from the evidence in the branch (spec §14); each guard below is true on
-// ROCm today (CUDA_VERSION is undefined there, so it reads as 0). Without a policy, the four whose
+// ROCm today (CUDA_VERSION is undefined there, so it reads as 0). Without a policy, the five whose
 // branch only CUDA can compile get no safe fix: keeping ROCm in them is no fix.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -41,3 +41,15 @@ typedef unsigned int uint32_t;
 #if CUDA_VERSION < 9000  // expect: HG102
 __device__ int lanes_agree(int p) { return any_lane(p) ? 1 : 0; }
 #endif
+
+// §14.5 with the variable declared before the guard (fastllm): `.memoryType`, which HIP's
+// hipPointerAttribute_t does not have (it has `.type`): exclude.
+int pointer_device(void* ptr) {
+  cudaPointerAttributes attributes;
+  cudaPointerGetAttributes(&attributes, ptr);
+#if CUDART_VERSION < 10000  // expect: HG102
+  return attributes.memoryType == cudaMemoryTypeDevice ? attributes.device : -1;
+#else
+  return attributes.type == cudaMemoryTypeDevice ? attributes.device : -1;
+#endif
+}

@@ -300,7 +300,8 @@ class PlatformFlow:
 
     def _module(self, tree: ast.Module) -> None:
         if (self.rocm and self.project.cuda_only_module(PACKAGE)) or any(
-                self._skip_mark(statement) or self._cuda_import(statement) for statement in tree.body):
+                self._skip_mark(statement) or self._module_skip(statement) or self._cuda_import(statement)
+                for statement in tree.body):
             self._dead.add(id(tree))
             return
         self._block(tree.body, True)
@@ -426,6 +427,21 @@ class PlatformFlow:
         spelled = dotted(decorator) or ("",)
         unconditional = spelled[-2:] in (("mark", "skip"), ("unittest", "skip"))
         return unconditional or (self.rocm and spelled[-1] in ROCM_SKIP_DECORATORS)
+
+    def _module_skip(self, statement: ast.stmt) -> bool:
+        """`pytest.skip(..., allow_module_level=True)` at module level, alone or as the first
+        statement under a test true on the platform (torchao: `if is_ROCM(): pytest.skip(...)`):
+        no test of the module runs there, so nothing in it is reached for them."""
+        if isinstance(statement, ast.If):
+            if self.truth(statement.test) is not True or not statement.body:
+                return False
+            statement = statement.body[0]
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+            return False
+        call = statement.value
+        return _spelled(call.func) == ("pytest", "skip") and any(
+            keyword.arg == "allow_module_level" and isinstance(keyword.value, ast.Constant) and keyword.value.value
+            for keyword in call.keywords)
 
     def _skip_mark(self, statement: ast.stmt) -> bool:
         """`pytestmark = pytest.mark.skipif(T, ...)` (or a list of marks) with T true on the platform."""

@@ -51,6 +51,7 @@ _PTX = re.compile(
     rb"\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)"
 )
 _DECLARATION = re.compile(rb"\b([A-Za-z_]\w*)((?:\s*(?:const|volatile|\*|&))*)\s+([A-Za-z_]\w*)\s*(?=[;,=)\[{(])")
+_OPENING = re.compile(rb"[ \t]*#[ \t]*if")  # a group's opening directive line (`#if`, `#ifdef`, `#ifndef`)
 LOOK_BACK = 8192  # bytes before a group searched for the declarations of the names it uses
 _MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\s*(\.|->)\s*([A-Za-z_]\w*)")
 _TYPED_LITERAL = re.compile(rb"([A-Za-z_]\w*)\s*\{")
@@ -245,11 +246,21 @@ def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str
 
 
 def _code_before(data: bytes, start: int) -> tuple[int, int]:
-    """The code before `start` back to a `}` that starts a line (the end of the previous top-level
-    block), at most LOOK_BACK bytes."""
-    low = max(0, start - LOOK_BACK)
-    closed = data.rfind(b"\n}", low, start)
-    return (closed + 2 if closed >= 0 else low), start
+    """The code before the group's `#if` (the opening directive lines just above `start` skipped)
+    back to the previous other directive or a `}` that starts a line (the end of the previous
+    top-level block), at most LOOK_BACK bytes: the enclosing function's declarations, not those of
+    another group's branches."""
+    end = data.rfind(b"\n", 0, start) + 1
+    while end > 0:
+        previous = data.rfind(b"\n", 0, end - 1) + 1
+        if not _OPENING.match(data, previous, end):
+            break
+        end = previous
+    low = max(0, end - LOOK_BACK)
+    found = max(data.rfind(b"\n}", low, end), data.rfind(b"\n#", low, end))
+    if found < 0 and low == 0 and data[:1] in (b"#", b"}"):
+        return min(1, end), end
+    return (found + 2 if found >= 0 else low), end
 
 
 def _type_at(declarations: dict[str, list[tuple[int, str, str]]], name: str, offset: int) -> tuple[str, str] | None:

@@ -423,6 +423,18 @@ def test_a_folder_the_rocm_build_hipifies_into_a_copy_is_not_cuda_only(tmp_path:
                                                    "src/devices/cuda/kernels.cu": KERNEL})
     assert "only the CUDA build compiles it" in _judged(in_place, "src/devices/cuda/kernels.cu")
 
+
+def test_a_folder_added_only_for_cuda_compiled_by_clang_is_cuda_only(tmp_path: Path) -> None:
+    """RAJA (BLT): `if(RAJA_ENABLE_CLANG_CUDA) add_subdirectory(clangcuda)`: CUDA compiled by
+    clang, a CUDA build's option like `RAJA_ENABLE_CUDA`; the HIP build's sources stay ROCm's."""
+    cmake = ("cmake_minimum_required(VERSION 3.21)\nproject(r LANGUAGES CXX)\n"
+             "if(RAJA_ENABLE_HIP)\n  enable_language(HIP)\n  add_library(r hip/shuffle.cpp)\nendif()\n"
+             "if(RAJA_ENABLE_CLANG_CUDA)\n  add_subdirectory(clangcuda)\nendif()\n")
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake, "hip/shuffle.cpp": KERNEL,
+                                  "clangcuda/CMakeLists.txt": "add_executable(repro repro.cpp)\n",
+                                  "clangcuda/repro.cpp": KERNEL})
+    assert _reported(root) == {"hip/shuffle.cpp"}
+
 # -- tests the ROCm CI leaves out --------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ ROCM, CUDA = "rocm", "cuda"
 ROCM_WORDS = frozenset({"hip", "rocm", "hcc", "amd", "amdgpu", "hipcc"})
 CUDA_WORDS = frozenset({"cuda", "nvcc", "nvidia"})
 _SELECTING = {ROCM: frozenset({"hip", "rocm", "amd"}), CUDA: frozenset({"cuda", "nvidia"}), "gpu": frozenset({"gpu"})}
+_COMPILERS = frozenset({"clang"})  # a compiler named between the verb and the platform
 _VERBS = frozenset({"use", "enable", "enabled", "have", "has", "with", "build", "is", "using", "for", "on"})
 _TRAILERS = frozenset({"pytorch", "torch", "extension", "build", "backend", "enabled", "mode", "target", "variant",
                        "lang", "language", "on"})
@@ -215,6 +216,8 @@ def _selects(parts: tuple[str, ...], place: int, platform: str) -> bool:
     if len(parts) - place == 2 and parts[place + 1] not in _TRAILERS:
         return False
     before = parts[:place]
+    if len(before) >= 2 and before[-1] in _COMPILERS and before[-2] in _VERBS:
+        before = before[:-1]  # BLT's `ENABLE_CLANG_CUDA`: CUDA compiled by clang
     return len(before) <= 1 or (len(before) == 2 and before[1] in _VERBS)
 
 

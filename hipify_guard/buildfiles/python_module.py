@@ -27,6 +27,7 @@ MAX_COMBINATIONS = 16  # items a path join may make (a folder loop times its par
 _GLOB = re.compile(r"[*?\[]")
 _FLAG_KEYWORDS = frozenset({"extra_compile_args", "define_macros", "extra_cflags", "extra_cuda_cflags",
                             "extra_hip_cflags", "extra_sycl_cflags"})
+_CMAKE_FOLDER_KEYWORDS = ("source_dir", "sourcedir", "cmake_path")  # where a CMakeExtension's project is
 _IGNORED_CALLS = frozenset({  # their arguments are not compiled
     "len", "print", "isinstance", "hasattr", "getattr", "exists", "isfile", "isdir", "islink", "warn", "warning",
     "info", "debug", "error", "format", "startswith", "endswith", "open", "copy", "copy2", "copyfile", "copytree",
@@ -328,9 +329,9 @@ class Module:
             named = constant(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None))
             if named:
                 self.facts.extensions.append((named, context.holds, self.evidence(node), self.base))
-            if "cmake" in last.lower():
-                self.facts.cmake_extensions.append((self._cmake_folder(node, scope, context), context.holds,
-                                                    self.evidence(node)))
+            folder = self._cmake_folder(node, scope, context) if "cmake" in last.lower() else None
+            if folder is not None:
+                self.facts.cmake_extensions.append((folder, context.holds, self.evidence(node)))
         arguments = [self.value(argument, scope, context) for argument in node.args]
         if isinstance(node.func, ast.Attribute) and last in ("append", "extend", "insert", "add", "update"):
             added = _merged(arguments[-1:], True)
@@ -359,18 +360,21 @@ class Module:
             self._keywords(node, scope, context)
         return self.unknown(node, context)
 
-    def _cmake_folder(self, node: ast.Call, scope: _Scope, context: Context) -> str:
+    def _cmake_folder(self, node: ast.Call, scope: _Scope, context: Context) -> str | None:
         """The root-relative folder of a `CMakeExtension`'s CMake project: its `source_dir` (or
-        `sourcedir`, or second argument) where that is a path of the tree, else the setup.py's folder
-        (`str(Path(__file__).parent)`, read as no path)."""
-        given = next((keyword.value for keyword in node.keywords if keyword.arg in ("source_dir", "sourcedir")),
+        `sourcedir`, `cmake_path`, the second argument) where that is a folder of the tree with a
+        CMakeLists.txt (lmdeploy's `str(Path(__file__).parent.absolute())`, TransformerEngine's
+        `root_path / Path("transformer_engine/common")`), None where it is given but not followed;
+        without one, the setup.py's folder."""
+        given = next((keyword.value for keyword in node.keywords if keyword.arg in _CMAKE_FOLDER_KEYWORDS),
                      node.args[1] if len(node.args) > 1 else None)
-        items = self.value(given, scope, context).items if given is not None else ()
-        for item in items:
+        if given is None:
+            return self.base
+        for item in self.value(given, scope, context).items:
             folder = relative_path(self.facts.root, os.path.join(self.facts.root, self.base, item.text))
             if folder is not None and os.path.isfile(os.path.join(self.facts.root, folder, "CMakeLists.txt")):
                 return folder
-        return self.base
+        return None
 
     def _keywords(self, node: ast.Call, scope: _Scope, context: Context) -> None:
         for keyword in node.keywords:

@@ -175,7 +175,10 @@ class _Reader:
 
     def _cuda_only_cmake(self) -> tuple[tuple[str, Evidence], ...]:
         """The folders of CMake projects that setup.py files build only under a CUDA test
-        (lmdeploy's TurboMind: `if get_target_device() == "cuda": ext_modules = [CMakeExtension(...)]`)."""
+        (lmdeploy's TurboMind: `if get_target_device() == "cuda": ext_modules = [CMakeExtension(...)]`),
+        in a project that builds for ROCm (without a ROCm build the project is checked as a port)."""
+        if not (self.rocm_built or self.rocm_selections):
+            return ()
         elsewhere = {folder for folder, holds, _ in self.facts.cmake_extensions if holds.platform != CUDA}
         found: dict[str, Evidence] = {}
         for folder, _, evidence in self.facts.cmake_extensions:

@@ -141,3 +141,44 @@ def test_a_module_whose_project_imports_reach_a_cuda_only_module_is_not_run_on_r
     guarded = "try:\n    import cutlass.cute as cute\nexcept ImportError:\n    cute = None\n"
     (root / "attn/cute/interface.py").write_text(guarded + interface.split("\n\n", 1)[1])
     assert _found(root) == {("tests/cute/test_attn.py", 5, "HG303"), ("attn/cute/capability.py", 3, "HG303")}
+
+
+VERSION_UTILS = '''import torch
+
+
+def is_cuda_version_at_least(major: int, minor: int) -> bool:
+    if not torch.cuda.is_available():
+        return False
+    cuda_version = torch.version.cuda
+    if cuda_version is None:
+        return False
+    cuda_major, cuda_minor = map(int, cuda_version.split(".")[:2])
+    return (cuda_major, cuda_minor) >= (major, minor)
+
+
+def device_count() -> int:
+    return torch.cuda.device_count()
+'''
+
+QUANT = '''import torch
+
+from pkg.utils import device_count, is_cuda_version_at_least
+
+
+def use_cutedsl() -> bool:
+    return is_cuda_version_at_least(12, 8) and torch.cuda.get_device_capability()[0] == 10
+
+
+def use_other() -> bool:
+    return device_count() > 1 and torch.cuda.get_device_capability()[0] == 10
+'''
+
+
+def test_a_function_of_another_module_returns_what_its_reachable_returns_give(tmp_path: Path) -> None:
+    """torchao: `is_cuda_version_at_least(12, 8)`, a function of `torchao.utils`, returns False
+    where `torch.version.cuda` is None (every return ROCm reaches is `return False`), so the
+    capability test after `and` is not ROCm's; a function that returns something else decides
+    nothing."""
+    root = git_project(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
+                                  "pkg/utils.py": VERSION_UTILS, "pkg/quant.py": QUANT})
+    assert _found(root) == {("pkg/quant.py", 11, "HG303")}

@@ -154,11 +154,25 @@ class PlatformFlow:
         return UNKNOWN
 
     def _returned(self, call: ast.Call) -> Value | None:
-        """What a call of a plain module-level function of the file returns on the platform, where
-        every `return` the platform reaches gives a literal (vLLM's `get_flash_attn_version()`:
-        `return None` in the `except` of a try-import of a CUDA-only module); None: unknown."""
+        """What a call returns on the platform: a plain module-level function of the file by its
+        reachable `return`s (vLLM's `get_flash_attn_version()`: `return None` in the `except` of a
+        try-import of a CUDA-only module), or a function imported from a project module by what
+        the project's facts say it returns (torchao's `is_cuda_version_at_least(12, 8)`: False
+        where `torch.version.cuda` is None); None: unknown."""
         function = self._function(call.func.id, call) if isinstance(call.func, ast.Name) else None
-        if function is None or id(function) in self._dead:
+        held = self.returned_constants(function) if function is not None else None
+        if held is None and function is None:
+            names = self.symbols.names(call.func, aliases=False)
+            held = self.project.constants((*names, CALL), self.rocm) if names else None
+        if not held:
+            return None
+        truths, nones = {bool(value) for value in held}, {value is None for value in held}
+        return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
+
+    def returned_constants(self, function: ast.FunctionDef) -> frozenset[object] | None:
+        """The constants a module-level function of the file returns on the platform, where every
+        `return` the platform reaches gives a literal (falling off its end: None); None: unknown."""
+        if id(function) in self._dead or function.decorator_list:
             return None
         values = {None} if self._falls.get(id(function), True) else set()
         for node in _own_nodes(function):
@@ -169,15 +183,18 @@ class PlatformFlow:
                 if not plain:
                     return None
                 values.add(value)
-        truths, nones = {bool(value) for value in values}, {value is None for value in values}
-        return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
+        return frozenset(values)
 
     def _function(self, name: str, at: ast.AST) -> ast.FunctionDef | None:
-        """The undecorated module-level `def name` that code at `at` calls, if the file defines it once."""
+        """The module-level function `name` that code at `at` calls (see `module_function`)."""
         if self.source.tree is None or self.symbols.bound_in(name, at) is not self.source.tree:
             return None
-        found = [node for node in self.source.tree.body
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name]
+        return self.module_function(name)
+
+    def module_function(self, name: str) -> ast.FunctionDef | None:
+        """The file's undecorated module-level `def name`, if it defines `name` once (and as that)."""
+        found = [node for node in self.source.tree.body if isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name] if self.source.tree else []
         if len(found) != 1 or not isinstance(found[0], ast.FunctionDef) or found[0].decorator_list:
             return None
         return found[0]

@@ -44,11 +44,14 @@ def requests(file: PythonFile, findings: Iterable[Finding]) -> frozenset[str]:
 
 
 def _tested_names(file: PythonFile) -> set[str]:
-    """The plain names the file uses in tests (conditions, comparisons, `and`/`or`)."""
+    """The plain names the file uses in tests (conditions, comparisons, `and`/`or`), and the
+    functions it calls there (`if is_cuda_version_at_least(12, 8) and ...`)."""
     parents = file.source.parents
     names = set()
     for node in file.nodes(ast.Name):
         parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:  # a function called in a test: its value
+            parent = parents.get(id(parent))
         if isinstance(parent, _TESTS) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
             names.add(node.id)
     return names

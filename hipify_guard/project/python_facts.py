@@ -26,7 +26,7 @@ from ..core.reading import read_file
 from ..engine.diagnostics import FileReport
 from ..model.python_analysis import PythonFile
 from ..model.python_module_values import module_constants
-from ..model.python_platform import PythonPlatforms
+from ..model.python_platform import CALL, PythonPlatforms
 from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
 from .cuda_only_modules import cuda_only_import, executed_files
 from ..model.settings import Settings
@@ -124,7 +124,10 @@ def _imported_constants(importer: str, module: str, name: str, root: str,
     except OSError:
         return None
     held = _constants_in(target, status.st_mtime_ns, name, settings.python)
-    return (value_key(module, name), *held) if held != (None, None) else None
+    if held != (None, None):
+        return (value_key(module, name), *held)
+    held = _returned_in(target, status.st_mtime_ns, name, settings.python)
+    return ((*value_key(module, name), CALL), *held) if held != (None, None) else None
 
 
 @lru_cache(maxsize=1024)
@@ -138,6 +141,22 @@ def _constants_in(path: str, mtime: int, name: str,
     for flow in (file.flow, file.cuda_flow):
         state = module_constants(file.tree, name, flow.statements)[-1]
         held.append(None if state is None else tuple(sorted(state, key=repr)))
+    return held[0], held[1]
+
+
+@lru_cache(maxsize=1024)
+def _returned_in(path: str, mtime: int, name: str,
+                 platforms: PythonPlatforms) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
+    """The constants the module at `path`'s function `name` returns on ROCm and on CUDA (a call's
+    value: torchao's `is_cuda_version_at_least()` returns False where `torch.version.cuda` is None)."""
+    file = _module(path, Settings(python=platforms))
+    function = file.flow.module_function(name) if file is not None and file.tree is not None else None
+    if function is None:
+        return None, None
+    held = []
+    for flow in (file.flow, file.cuda_flow):
+        returned = flow.returned_constants(function)
+        held.append(None if returned is None else tuple(sorted(returned, key=repr)))
     return held[0], held[1]
 
 

@@ -157,8 +157,8 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     sources += [SourceFact(path, CUDA, "it needs CUDA's toolkit", evidence, (path,))
                 for result in results for path, evidence in result.cuda_only_scripts]
     files = tuple(path for result in results for path in result.files)
-    folders = kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, cmake_projects, tree.sources, claimed) + tuple(
-        ci_folders)
+    folders = (kernel_builds.cuda_only_folders + _cuda_only_subdirectories(results, cmake_projects, tree.sources, claimed)
+               + tuple(ci_folders))
     return BuildFileFacts(root, files, definitions, tuple(sources), tuple(dict.fromkeys(notes)),
                           folders, _torch_builds(files, texts), _rocm_compiled_in(mentions, matcher),
                           _rocm_build(files, texts, definitions, [*mentions, *sources], results),
@@ -182,8 +182,9 @@ def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -
 def _rocm_build(files: Sequence[str], texts: _Texts, definitions: Sequence[Definition],
                 mentions: Sequence[Mention | SourceFact], results: Sequence[ReaderResult]) -> tuple[Evidence, ...]:
     """Where the build files build for ROCm: a definition or a source under a ROCm condition, a
-    hipify step, a script picking files for ROCm (`requirements/runtime_rocm.txt`), a ROCm folder beside a CUDA one, or a line of code (comments left out) that uses
-    HIP's or ROCm's tools (spec §13.4)."""
+    hipify step, a script picking files for ROCm (`requirements/runtime_rocm.txt`), a ROCm folder
+    beside a CUDA one, or a line of code (comments left out) that uses HIP's or ROCm's tools (spec
+    §13.4)."""
     for found in (*(item.evidence for item in definitions if item.platform == ROCM),
                   *(item.evidence for item in mentions if item.platform == ROCM or not item.evidence.line),
                   *(evidence for result in results for evidence in (*result.hipify, *result.rocm_selections))):

@@ -31,7 +31,7 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
-from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE
+from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, Holds
 from .build_facts import Evidence, ReaderResult
 from .cuda_required import cuda_required
 from .python_module import Module, ModuleFacts
@@ -179,12 +179,7 @@ class _Reader:
         in a project that builds for ROCm (without a ROCm build the project is checked as a port)."""
         if not (self.rocm_built or self.rocm_selections):
             return ()
-        elsewhere = {folder for folder, holds, _ in self.facts.cmake_extensions if holds.platform != CUDA}
-        found: dict[str, Evidence] = {}
-        for folder, _, evidence in self.facts.cmake_extensions:
-            if folder not in elsewhere:
-                found.setdefault(folder, evidence)
-        return tuple(found.items())
+        return _only_cuda(self.facts.cmake_extensions)
 
     def _cuda_only_modules(self) -> tuple[tuple[str, Evidence], ...]:
         """The extension modules (`CUDAExtension(name="fused_dense_lib", ...)`) that only CUDA
@@ -192,13 +187,20 @@ class _Reader:
         _is_cuda(): ext_modules.append(CMakeExtension(name="vllm.vllm_flash_attn._vllm_fa2_C"))`).
         Where the module's package is no folder of the sources (`vllm/vllm_flash_attn`: the CUDA
         build makes it), the package is the CUDA-only module."""
-        extensions = self.facts.extensions
-        elsewhere = {name for name, holds, _, _ in extensions if holds.platform != CUDA}
-        found: dict[str, Evidence] = {}
-        for name, _, evidence, base in extensions:
-            if name not in elsewhere:
-                found.setdefault(_made_package(self.root, base, name), evidence)
-        return tuple(found.items())
+        made = [(_made_package(self.root, base, name), holds, evidence)
+                for name, holds, evidence, base in self.facts.extensions]
+        return _only_cuda(made)
+
+
+def _only_cuda(built: Sequence[tuple[str, Holds, Evidence]]) -> tuple[tuple[str, Evidence], ...]:
+    """What only CUDA builds make, each with its first evidence: the things of `built` (a thing,
+    where it is built, its line) that no build of another platform, or of any, makes too."""
+    elsewhere = {thing for thing, holds, _ in built if holds.platform != CUDA}
+    found: dict[str, Evidence] = {}
+    for thing, _, evidence in built:
+        if thing not in elsewhere:
+            found.setdefault(thing, evidence)
+    return tuple(found.items())
 
 
 def _formatted(node: ast.JoinedStr, value: str) -> str:

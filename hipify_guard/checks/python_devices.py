@@ -22,8 +22,6 @@ def _comparisons(file: PythonFile, test: Callable[[tuple[str, ...]], bool]) -> I
     CUDA both reach (where the value means different things: not in a ROCm-only branch) and whose
     value matters (not `... and False`, nor stored in a name nothing reads)."""
     for compare in file.nodes(ast.Compare):
-        if decided_without(file, compare) or never_read(file, compare):
-            continue
         sides = [compare.left, *compare.comparators]
         for number, op in enumerate(compare.ops):
             left, right = sides[number : number + 2]
@@ -31,7 +29,8 @@ def _comparisons(file: PythonFile, test: Callable[[tuple[str, ...]], bool]) -> I
                 continue
             if (constant_number(right) and derives(file, left, test) is not None) or (
                     constant_number(left) and derives(file, right, test) is not None):
-                if file.flow.reachable(compare) and file.cuda_flow.reachable(compare):
+                if (file.flow.reachable(compare) and file.cuda_flow.reachable(compare)
+                        and not decided_without(file, compare) and not never_read(file, compare)):
                     yield compare
                 break
 

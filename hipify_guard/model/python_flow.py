@@ -148,10 +148,7 @@ class PlatformFlow:
         if alias is not None:
             return self._value(alias, depth, aliases=False)
         held = self.constants(node)
-        if held:
-            truths, nones = {bool(item) for item in held}, {item is None for item in held}
-            return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
-        return UNKNOWN
+        return _value_of(held) if held else UNKNOWN
 
     def _returned(self, call: ast.Call) -> Value | None:
         """What a call returns on the platform: a plain module-level function of the file by its
@@ -164,15 +161,13 @@ class PlatformFlow:
         if held is None and function is None:
             names = self.symbols.names(call.func, aliases=False)
             held = self.project.constants((*names, CALL), self.rocm) if names else None
-        if not held:
-            return None
-        truths, nones = {bool(value) for value in held}, {value is None for value in held}
-        return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
+        return _value_of(held) if held else None
 
     def returned_constants(self, function: ast.FunctionDef) -> frozenset[object] | None:
-        """The constants a module-level function of the file returns on the platform, where every
-        `return` the platform reaches gives a literal (falling off its end: None); None: unknown."""
-        if id(function) in self._dead or function.decorator_list:
+        """The constants a module-level function of the file (`module_function`) returns on the
+        platform, where every `return` the platform reaches gives a literal (falling off its end:
+        None); None: unknown."""
+        if id(function) in self._dead:
             return None
         values = {None} if self._falls.get(id(function), True) else set()
         for node in _own_nodes(function):
@@ -468,6 +463,12 @@ class PlatformFlow:
         value = statement.value
         marks = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
         return any(isinstance(mark, ast.Call) and self._skips(mark) for mark in marks)
+
+
+def _value_of(held: frozenset[object]) -> Value:
+    """(truth, is None) of a value that is one of the constants `held` (None where they differ)."""
+    truths, nones = {bool(item) for item in held}, {item is None for item in held}
+    return (truths.pop() if len(truths) == 1 else None), (nones.pop() if len(nones) == 1 else None)
 
 
 def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:

@@ -25,6 +25,7 @@ from ..core.languages import PYTHON, language_of
 from ..core.reading import read_file
 from ..engine.diagnostics import FileReport
 from ..model.python_analysis import PythonFile
+from ..model.python_flow import PlatformFlow
 from ..model.python_module_values import module_constants
 from ..model.python_platform import CALL, PythonPlatforms
 from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
@@ -137,11 +138,7 @@ def _constants_in(path: str, mtime: int, name: str,
     file = _module(path, Settings(python=platforms))
     if file is None or file.tree is None:
         return None, None
-    held = []
-    for flow in (file.flow, file.cuda_flow):
-        state = module_constants(file.tree, name, flow.statements)[-1]
-        held.append(None if state is None else tuple(sorted(state, key=repr)))
-    return held[0], held[1]
+    return _on_each_platform(file, lambda flow: module_constants(file.tree, name, flow.statements)[-1])
 
 
 @lru_cache(maxsize=1024)
@@ -153,11 +150,15 @@ def _returned_in(path: str, mtime: int, name: str,
     function = file.flow.module_function(name) if file is not None and file.tree is not None else None
     if function is None:
         return None, None
-    held = []
-    for flow in (file.flow, file.cuda_flow):
-        returned = flow.returned_constants(function)
-        held.append(None if returned is None else tuple(sorted(returned, key=repr)))
-    return held[0], held[1]
+    return _on_each_platform(file, lambda flow: flow.returned_constants(function))
+
+
+def _on_each_platform(file: PythonFile, constants: Callable[[PlatformFlow], Iterable[object] | None]
+                      ) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
+    """`constants` on ROCm and on CUDA, each sorted (None: unknown there)."""
+    held = [constants(flow) for flow in (file.flow, file.cuda_flow)]
+    rocm, cuda = (None if found is None else tuple(sorted(found, key=repr)) for found in held)
+    return rocm, cuda
 
 
 def _unreached(path: str, name: str, root: str, settings: Settings, index: CallerIndex) -> bool:

@@ -95,17 +95,50 @@ def constant_number(node: ast.expr) -> bool:
     return False
 
 
-def decided_without(file: PythonFile, node: ast.expr) -> bool:
-    """Whether a literal operand of an enclosing `and`/`or` fixes its value whatever `node` is
-    (`x == 10 and False`, `x or True`): then `node`'s value never matters."""
+def decided_without(file: PythonFile, node: ast.expr, depth: int = 2) -> bool:
+    """Whether another operand of an enclosing `and`/`or` fixes its value on ROCm whatever `node`
+    is: a literal (`x == 10 and False`, `x or True`) or a test the ROCm flow decides (torchao's
+    `_is_sm_10x() and is_cuda_version_at_least(12, 8)`, false where `torch.version.cuda` is None).
+    The value a private module-level function returns counts as decided when each of the file's
+    calls of it is (`depth` such functions deep): then `node`'s value never matters on ROCm."""
     child, parent = node, file.source.parents.get(id(node))
-    while isinstance(parent, ast.BoolOp):
-        fixing = isinstance(parent.op, ast.Or)  # `or` is fixed by a true literal, `and` by a false one
-        if any(isinstance(other, ast.Constant) and bool(other.value) is fixing
-               for other in parent.values if other is not child):
-            return True
+    while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+        if isinstance(parent, ast.BoolOp):
+            fixing = isinstance(parent.op, ast.Or)  # `or` is fixed by a true operand, `and` by a false one
+            if any(_fixes(file, other, fixing) for other in parent.values if other is not child):
+                return True
         child, parent = parent, file.source.parents.get(id(parent))
+    if depth and isinstance(parent, ast.Return):
+        function = _enclosing_function(file, parent)
+        return isinstance(function, ast.FunctionDef) and _private_calls_decided(file, function, depth - 1)
     return False
+
+
+def _fixes(file: PythonFile, operand: ast.expr, fixing: bool) -> bool:
+    if isinstance(operand, ast.Constant):
+        return bool(operand.value) is fixing
+    return file.flow.truth(operand) is fixing
+
+
+def _private_calls_decided(file: PythonFile, function: ast.FunctionDef, depth: int) -> bool:
+    """Whether `function` is a private module-level function that the file only calls, and only
+    where the call's value is decided without it (or ROCm never gets)."""
+    if not function.name.startswith("_") or file.source.parents.get(id(function)) is not file.tree:
+        return False
+    uses = [name for name in file.nodes(ast.Name) if name.id == function.name]
+    calls = [file.source.parents.get(id(name)) for name in uses]
+    return bool(uses) and all(
+        isinstance(call, ast.Call) and call.func is name
+        and (not file.flow.reachable(call) or decided_without(file, call, depth))
+        for name, call in zip(uses, calls))
+
+
+def _enclosing_function(file: PythonFile, node: ast.AST) -> ast.AST | None:
+    """The innermost `def`, `async def` or `lambda` around `node` (None at module level)."""
+    parent = file.source.parents.get(id(node))
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        parent = file.source.parents.get(id(parent))
+    return parent
 
 
 def never_read(file: PythonFile, node: ast.expr) -> bool:
@@ -118,17 +151,10 @@ def never_read(file: PythonFile, node: ast.expr) -> bool:
         child, parent = parent, file.source.parents.get(id(parent))
     if not isinstance(parent, ast.Assign) or not all(isinstance(target, ast.Name) for target in parent.targets):
         return False
-    if not _in_function(file, parent) and not _test_module(file.filename):
+    if _enclosing_function(file, parent) is None and not _test_module(file.filename):
         return False
     stored = {target.id for target in parent.targets}
     return not any(isinstance(name.ctx, ast.Load) and name.id in stored for name in file.nodes(ast.Name))
-
-
-def _in_function(file: PythonFile, node: ast.AST) -> bool:
-    parent = file.source.parents.get(id(node))
-    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        parent = file.source.parents.get(id(parent))
-    return parent is not None
 
 
 def _test_module(path: str) -> bool:

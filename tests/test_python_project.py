@@ -182,3 +182,84 @@ def test_a_function_of_another_module_returns_what_its_reachable_returns_give(tm
     root = git_project(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
                                   "pkg/utils.py": VERSION_UTILS, "pkg/quant.py": QUANT})
     assert _found(root) == {("pkg/quant.py", 11, "HG303")}
+
+
+BINDINGS = '''#include <torch/library.h>
+
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("rms_norm(Tensor! out, Tensor input, float epsilon) -> ()");
+#ifndef USE_ROCM
+  // Marlin: NVIDIA only
+  ops.def(
+      "marlin_gemm(Tensor a, Tensor b, int size_m) -> Tensor");
+  ops.impl("marlin_gemm", torch::kCUDA, &marlin_gemm);
+#else
+  ops.def("rocm_only_gemm(Tensor a) -> Tensor");
+#endif
+#ifdef USE_ROCM
+  ops.def("skinny_gemm(Tensor a) -> Tensor");
+#else
+  ops.def("machete_mm(Tensor a) -> Tensor");
+  ops.def("skinny_gemm(Tensor a) -> Tensor");
+#endif
+}
+'''
+CUSTOM_OPS = '''import torch
+
+
+def marlin_gemm(a, b, size_m):
+    return torch.ops._C.marlin_gemm(a, b, size_m)
+
+
+def rms_norm(out, x, epsilon):
+    torch.ops._C.rms_norm(out, x, epsilon)
+'''
+MARLIN_UTILS = '''import torch
+
+from pkg import custom_ops as ops
+
+
+def use_atomic_add(device) -> bool:
+    return torch.cuda.get_device_capability(device)[0] < 9
+
+
+def apply_marlin_linear(x, weight):
+    atomic = use_atomic_add(x.device)
+    out = ops.marlin_gemm(x, weight, x.shape[0])
+    return out.reshape(-1) if atomic else out
+
+
+def apply_marlin_or_fallback(x, weight):
+    if torch.cuda.get_device_capability()[0] >= 9:
+        return x @ weight
+    return ops.marlin_gemm(x, weight, x.shape[0])
+
+
+def normalize(x, out):
+    big = torch.cuda.get_device_capability(x.device)[0] >= 9
+    ops.rms_norm(out, x, 1e-6 if big else 1e-5)
+    return out
+'''
+
+
+def test_code_that_always_calls_an_operator_only_the_cuda_build_registers_is_not_rocms(tmp_path: Path) -> None:
+    """vLLM: the Marlin GEMMs are registered in `csrc/torch_bindings.cpp` only under
+    `#ifndef USE_ROCM`, so a function that always calls one cannot complete on ROCm, nor can the
+    helper only such functions call; a function with another way out, or one calling an operator
+    every build registers, stays reported. `init` writes the operators it found."""
+    root = git_project(tmp_path / "vllm", {
+        "CMakeLists.txt": "project(pkg LANGUAGES CXX)\nif(VLLM_GPU_LANG STREQUAL \"HIP\")\n"
+                          "  add_compile_definitions(USE_ROCM)\nendif()\n"
+                          "add_library(_C csrc/torch_bindings.cpp)\n",
+        "csrc/torch_bindings.cpp": BINDINGS, "pkg/__init__.py": "", "pkg/custom_ops.py": CUSTOM_OPS,
+        "pkg/marlin_utils.py": MARLIN_UTILS,
+    })
+    assert _found(root) == {("pkg/marlin_utils.py", 17, "HG303"), ("pkg/marlin_utils.py", 23, "HG303")}
+    written = run_cli("init", "--stdout", ".", cwd=root)
+    assert written.code == 0, written.stderr
+    assert 'python-cuda-ops = [\n    "machete_mm",  # csrc/torch_bindings.cpp:16' in written.stdout
+    assert '"marlin_gemm",  # csrc/torch_bindings.cpp:7' in written.stdout
+    assert "skinny_gemm" not in written.stdout and "rms_norm" not in written.stdout
+    # Registered for every build, the Marlin GEMM brings the helper's finding back.
+    (root / "csrc/torch_bindings.cpp").write_text(BINDINGS.replace("#ifndef USE_ROCM", "#if 1"))
+    assert ("pkg/marlin_utils.py", 7, "HG303") in _found(root)

@@ -10,7 +10,9 @@ CUDA-only module in any block (it raises ImportError there: vLLM's `try: from
 vllm.vllm_flash_attn... import ...` goes to its `except`), in tests skipped there
 (`@pytest.mark.skipif(torch.version.hip is not None, ...)`, `@skipIfRocm`, `pytestmark = ...`),
 in a file that imports a CUDA-only module unconditionally at module level (`import cutlass.cute`:
-`PythonPlatforms.cuda_modules`), and in a module-level function that the file calls only from such code. On ROCm a comparison of
+`PythonPlatforms.cuda_modules`), after a call of a PyTorch operator only the project's CUDA build
+registers (`PythonPlatforms.cuda_ops`: vLLM's `ops.gptq_marlin_gemm(...)`), in a function that
+always ends in one (nothing it does matters there), and in a module-level function that the file calls only from such code. On ROCm a comparison of
 the device capability is decided when every AMD GPU gives it the same value
 (`python_capability`: all report a major of 9 or more), and `torch.distributed` has no MPI or
 UCC. Names resolve through imports and one level of aliases (`symbols`); the project's flags are
@@ -403,18 +405,41 @@ class PlatformFlow:
                 self._dead.add(id(node))
             else:
                 self._falls[id(node)] = self._block(node.body, True)
+                if self._never_completes(node):
+                    self._dead.add(id(node))
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 self._block(case.body, True)
-        elif isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        elif isinstance(node, (ast.Raise, ast.Continue, ast.Break)):
             return False
         elif isinstance(node, ast.Assert):
             return self.truth(node.test) is not False
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and self.rocm:
             return not any(self.platforms.cuda_module(name) for name in imported_modules(node))  # raises there
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            return _spelled(node.value.func) not in _EXITS
-        return True
+            return _spelled(node.value.func) not in _EXITS and not self._cuda_op(node.value)
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.Return)) and isinstance(node.value, ast.Call):
+            return not self._cuda_op(node.value) and not isinstance(node, ast.Return)
+        return not isinstance(node, ast.Return)
+
+    def _cuda_op(self, call: ast.Call) -> bool:
+        """On ROCm: whether the call is of a PyTorch operator only the project's CUDA build
+        registers (`ops.gptq_marlin_gemm(...)`, `torch.ops._C.gptq_marlin_gemm(...)`): it raises there."""
+        if not (self.rocm and self.platforms.cuda_ops and isinstance(call.func, ast.Attribute)
+                and call.func.attr in self.platforms.cuda_ops):
+            return False
+        names = self.symbols.names(call.func)
+        return bool(names) and names[0] not in ("self", "cls")
+
+    def _never_completes(self, function: ast.stmt) -> bool:
+        """On ROCm: whether a function's body always ends in a call of a CUDA-only operator (it
+        can neither run past its end nor reach a `return` before one): nothing it does matters there."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or self._falls[id(function)]:
+            return False
+        own = _own_nodes(function)
+        ends_in_op = [node for node in own if isinstance(node, ast.Call) and self._cuda_op(node) and self.reachable(node)]
+        returns = (node for node in own if isinstance(node, ast.Return) and self.reachable(node))
+        return bool(ends_in_op) and all(node.value in ends_in_op for node in returns)
 
     def _try(self, node: ast.Try) -> bool:
         body = self._block(node.body, True)

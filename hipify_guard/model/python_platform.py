@@ -49,11 +49,13 @@ def _compiled(specs: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 @dataclass(frozen=True, slots=True)
 class PythonPlatforms:
     """The project's platform flags (configuration keys `python-rocm-flags`, `python-cuda-flags`)
-    and its CUDA-only modules (`python-cuda-modules`)."""
+    its CUDA-only modules (`python-cuda-modules`) and the PyTorch operators only its CUDA build
+    registers (`python-cuda-ops`: calling one raises on ROCm)."""
 
     rocm_flags: tuple[str, ...] = DEFAULT_ROCM_FLAGS
     cuda_flags: tuple[str, ...] = DEFAULT_CUDA_FLAGS
     cuda_modules: tuple[str, ...] = DEFAULT_CUDA_MODULES  # `python-cuda-modules`
+    cuda_ops: frozenset[str] = frozenset()  # `python-cuda-ops`
 
     def cuda_module(self, module: str) -> bool:
         """Whether importing `module` (a dotted absolute name) means the code runs only on CUDA."""

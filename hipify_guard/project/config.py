@@ -60,6 +60,7 @@ class Options:
     python_rocm_flags: tuple[str, ...] = DEFAULT_ROCM_FLAGS  # Python names/calls true on ROCm only
     python_cuda_flags: tuple[str, ...] = DEFAULT_CUDA_FLAGS  # ... and true on CUDA only
     python_cuda_modules: tuple[str, ...] = DEFAULT_CUDA_MODULES  # modules only CUDA has (`import cutlass`)
+    python_cuda_ops: tuple[str, ...] = ()  # PyTorch operators only the CUDA build registers
     models: tuple[str, ...] | None = None  # None: the built-in models and every user model
     user_models: tuple[UserModel, ...] = ()
     compile_commands: str | None = None  # the ROCm build's compile_commands.json
@@ -195,7 +196,7 @@ _STRING_LISTS = ("select", "ignore", "extend-select", "exclude", "extend-exclude
                  "rocm-macros", "extend-rocm-macros", "cuda-version-macros", "extend-cuda-version-macros",
                  "rocm-files", "cuda-only-files", "rocm-build-macros", "cuda-build-macros", "python-rocm-flags",
                  "extend-python-rocm-flags", "python-cuda-flags", "extend-python-cuda-flags", "python-cuda-modules",
-                 "extend-python-cuda-modules")
+                 "extend-python-cuda-modules", "python-cuda-ops")
 _STRINGS = ("extend", "policy", "min-rocm", "rocm-macro", "rocm-version-macro", "compile-commands",
             "cuda-compile-commands", "hipify")
 HIPIFY_KINDS = ("torch-extension", "torch", "native")

@@ -24,6 +24,7 @@ _TITLES = {
     "cuda-only-files": "Files only the CUDA build compiles: only the rules that are not about ROCm run on them.",
     "rocm-build-defines": "What the ROCm build's command lines define.",
     "extend-python-cuda-modules": "Python extension modules only CUDA builds make: a file importing one never runs on ROCm.",
+    "python-cuda-ops": "PyTorch operators only the CUDA build registers: code that always calls one cannot complete on ROCm.",
 }
 _HEADER = """\
 # hipify-guard configuration, written by `hipify-guard init` from what this project's build files
@@ -61,7 +62,8 @@ def render(root: str) -> str:
     for entry in entries:
         by_key.setdefault(entry.key, []).append(entry)
     parts = [_HEADER]
-    for key in ("hipify", "rocm-build-macros", "cuda-build-macros", "cuda-only-files", "extend-python-cuda-modules"):
+    for key in ("hipify", "rocm-build-macros", "cuda-build-macros", "cuda-only-files", "extend-python-cuda-modules",
+                "python-cuda-ops"):
         if key in by_key:
             parts.append(_section(key, by_key[key]))
     parts.append(rewrite_section(inference, tested))  # (top-level keys: before any [table])

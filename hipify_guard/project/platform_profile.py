@@ -55,6 +55,7 @@ class Inference:
     rocm_only_files: frozenset[str] = frozenset()  # absolute paths only ROCm builds compile
     compiled_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # `BuildFileFacts.rocm_compiled_in`
     cuda_only_modules: tuple[str, ...] = ()  # Python extension modules only CUDA builds make
+    cuda_only_ops: frozenset[str] = frozenset()  # PyTorch operators only CUDA builds register
 
     def is_cuda_only(self, path: str) -> bool:
         """Whether only the CUDA build compiles the file `path` (absolute)."""
@@ -102,6 +103,7 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
     modules = dict(reversed(facts.cuda_only_modules))  # (the first evidence of each)
     entries += [Entry("extend-python-cuda-modules", name, _shown(evidence)) for name, evidence in sorted(modules.items())]
+    entries += [Entry("python-cuda-ops", name, _shown(evidence)) for name, evidence in facts.cuda_only_ops]
     hipify, why, scopes = _hipify(root, facts)
     if hipify:
         entries.append(Entry("hipify", hipify, why))
@@ -120,7 +122,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
                              hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
                      tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
-                     _rocm_only(root, facts), dict(facts.rocm_compiled_in), tuple(sorted(modules)))
+                     _rocm_only(root, facts), dict(facts.rocm_compiled_in), tuple(sorted(modules)),
+                     frozenset(name for name, _ in facts.cuda_only_ops))
 
 
 def _rocm_only(root: str, facts: BuildFileFacts) -> frozenset[str]:

@@ -175,8 +175,9 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
             defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
             key = (id(settings), inference.root, defines, rocm_only)
             if key not in shared:
-                python = settings.python if not inference.cuda_only_modules else replace(
-                    settings.python, cuda_modules=(*settings.python.cuda_modules, *inference.cuda_only_modules))
+                python = settings.python if not (inference.cuda_only_modules or inference.cuda_only_ops) else replace(
+                    settings.python, cuda_modules=(*settings.python.cuda_modules, *inference.cuda_only_modules),
+                    cuda_ops=settings.python.cuda_ops | inference.cuda_only_ops)
                 shared[key] = replace(settings, profile=merged(settings.profile, inference.profile),
                                       rocm_defines=defines, rocm_only=rocm_only, python=python)
             settings = shared[key]
@@ -213,7 +214,8 @@ def to_settings(options: Options) -> Settings:
                              build_definitions=options.rocm_build_defines, infer=options.infer_platforms,
                              hipify=options.hipify, choose_models=options.models is None,
                              rocm_build=_configured_rocm_build(options))
-    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags, options.python_cuda_modules)
+    python = PythonPlatforms(options.python_rocm_flags, options.python_cuda_flags, options.python_cuda_modules,
+                             frozenset(options.python_cuda_ops))
     return Settings(macros, tuple(models), options.policy, options.user_models, options.min_rocm, profile=profile,
                     python=python)
 

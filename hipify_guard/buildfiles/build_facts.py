@@ -146,7 +146,9 @@ class BuildFileFacts:
     hip_on_nvidia: tuple[Evidence, ...] = ()  # where they build HIP for NVIDIA GPUs (the first place found)
     cuda_only_modules: tuple[tuple[str, Evidence], ...] = ()  # extension modules only CUDA builds make (by name)
     retired_macros: tuple[tuple[str, Evidence], ...] = ()  # defined only in comments: by no build
-    cuda_only_ops: tuple[tuple[str, Evidence], ...] = ()  # PyTorch operators only CUDA builds register (`torch_ops`)
+    # The C++ files whose names say they register PyTorch operators (`torch_ops`): read on each
+    # run, not kept with the facts (an edit of one would make every run read the build files again).
+    bindings: tuple[str, ...] = ()
 
     def by_name(self) -> dict[str, tuple[Definition, ...]]:
         """Every definition, grouped by macro name."""

@@ -5,8 +5,8 @@ left out). Read: `CMakeLists.txt` and `*.cmake` files and headers configured wit
 (`cmake_reader`), `setup.py` files and the project modules they import (`setup_py_reader`),
 Hugging Face kernel-builder `build.toml` files (`kernel_builder_reader`), Bazel `BUILD` files in a
 platform's folder (`bazel_reader`), the tests the project's
-ROCm CI scripts leave out (`rocm_ci`), the C++ files that register PyTorch operators
-(`torch_ops`).
+ROCm CI scripts leave out (`rocm_ci`); the C++ files that register PyTorch operators are
+listed (`torch_ops` reads them).
 Nothing is executed; a file that cannot be read or parsed is noted and the rest is read.
 
 A file is one platform's (`BuildFileFacts.sources`) when some build file names it for that
@@ -131,7 +131,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
     from .setup_py_reader import read_setup_py
     from .source_layout import layout_facts
     from .source_matching import Matcher
-    from .torch_ops import cuda_only_ops, is_bindings_file
+    from .torch_ops import is_bindings_file
 
     kernel_builds = read_kernel_builds(tree.kernel_builds, texts)
     rocm_built = bool(_first_line([*tree.cmake, *tree.setup_py], texts, _ROCM_BUILD))
@@ -167,7 +167,7 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
                           _first_line(files, texts, _HIP_ON_NVIDIA),
                           tuple(item for result in results for item in result.cuda_only_modules),
                           retired_definitions(files, texts, (item.name for item in definitions)),
-                          cuda_only_ops([path for path in tree.sources if is_bindings_file(path)], texts))
+                          tuple(path for path in tree.sources if is_bindings_file(path)))
 
 
 def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -> tuple[Evidence, ...]:

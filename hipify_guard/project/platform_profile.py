@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -30,6 +30,8 @@ from ..buildfiles.build_facts import BuildFileFacts
 from ..buildfiles.reader import FactsMemo, read_build_files
 from .cuda_only_headers import cuda_only_headers
 from ..buildfiles.rocm_defines import ScopedDefinition, defines_for, scoped_definitions
+from ..buildfiles.torch_ops import cuda_only_ops
+from ..core.reading import read_file
 
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 
@@ -103,7 +105,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     entries += [Entry("cuda-only-files", name, evidence[name]) for name in cuda_only]
     modules = dict(reversed(facts.cuda_only_modules))  # (the first evidence of each)
     entries += [Entry("extend-python-cuda-modules", name, _shown(evidence)) for name, evidence in sorted(modules.items())]
-    entries += [Entry("python-cuda-ops", name, _shown(evidence)) for name, evidence in facts.cuda_only_ops]
+    operators = cuda_only_ops(facts.bindings, _text_reader(root))
+    entries += [Entry("python-cuda-ops", name, _shown(evidence)) for name, evidence in operators]
     hipify, why, scopes = _hipify(root, facts)
     if hipify:
         entries.append(Entry("hipify", hipify, why))
@@ -123,7 +126,7 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
                      tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
                      _rocm_only(root, facts), dict(facts.rocm_compiled_in), tuple(sorted(modules)),
-                     frozenset(name for name, _ in facts.cuda_only_ops))
+                     frozenset(name for name, _ in operators))
 
 
 def _rocm_only(root: str, facts: BuildFileFacts) -> frozenset[str]:
@@ -214,6 +217,16 @@ def _reserved(name: str) -> bool:
 def _value(text: str) -> int | str:
     """A definition's value as the models hold it: an integer, or EMPTY."""
     return EMPTY if text == "" else integer_value(text)[0]
+
+
+def _text_reader(root: str) -> Callable[[str], str | None]:
+    """Reads a root-relative file as text (None when it cannot be read)."""
+    def text(path: str) -> str | None:
+        try:
+            return read_file(os.path.join(root, path))[0].decode("utf-8", "replace")
+        except OSError:
+            return None
+    return text
 
 
 def _shown(evidence: object) -> str:

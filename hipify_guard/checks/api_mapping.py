@@ -22,6 +22,7 @@ from ..model.api_knowledge import ApiView, titles
 from ..model.api_tables import api_tables
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.platforms import Platform
+from ..model.generated_files import withheld_fix
 from ..model.rocm_versions import EVERY, Version, version_text
 from ..model.scales import readable, scales
 from ..model.settings import Settings
@@ -55,8 +56,9 @@ def api_newer_than_rocm_guard(file: FileAnalysis) -> Iterator[Finding]:
         if not too_new:
             continue
         target = max(view.added for _, holds in too_new for _, view, _ in holds)
-        fix = _raise(file, arm, target)
-        why = "" if fix else _no_macro(file, arm, version=True)
+        why = withheld_fix(file)
+        fix = None if why else _raise(file, arm, target)
+        why = why or ("" if fix else _no_macro(file, arm, version=True))
         for use, holds in too_new:
             yield _finding(file, "HG203", arm, use, _newer_message(file, arm, use, holds) + why, fix)
 
@@ -113,8 +115,9 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
                 where = f"{version_text(start)} and newer; {where}"
             message = (f"{_lacks(lacking)}, but {_guard(file, arm)} compiles this branch on ROCm ({where})"
                        f"{_policy_hint(file, arm)}")
-            fix = _exclude(file, arm, use, lacking)
-            yield _finding(file, "HG204", arm, use, message + ("" if fix else _no_macro(file, arm)), fix)
+            why = withheld_fix(file)
+            fix = None if why else _exclude(file, arm, use, lacking)
+            yield _finding(file, "HG204", arm, use, message + (why or ("" if fix else _no_macro(file, arm))), fix)
 
 
 def _lacks(lacking: list[tuple[Platform, ApiView]]) -> str:

@@ -20,6 +20,7 @@ from ..model.code_tokens import define_head
 from ..model.cuda_releases import releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
+from ..model.generated_files import withheld_fix
 from .registry import check, cuda_version_macros
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
@@ -125,7 +126,7 @@ def _defined_name(file: FileAnalysis, directive: Directive | None) -> str | None
 def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) -> Finding:
     directive = arm.directive
     preserving = file.settings.policy.kind == "preserve" and file.rewrite_macros(directive.hash).rocm is not None
-    against = _against_today(file, arm, fate) if preserving else ""
+    against = (_against_today(file, arm, fate) if preserving else "") or withheld_fix(file)
     fix = None if against else _policy_fix(file, arm, fate)
     return Finding(code, message + (against or ("" if fix else _why_no_fix(file, arm))), directive.hash,
                    directive.argument[1], fix, anchor=_shown(file, arm, limit=None))

@@ -84,6 +84,7 @@ def test_a_decided_outcome_holds_at_wide_values(text: str, seed: int) -> None:
     "- CUDA_VERSION < ~ '\\n'",  # a folded constant, -11: true from 12
     "compl defined CUDA_VERSION >= CUDA_VERSION",  # -2 >= X
     "(compl defined ( FOO ) - not '\\t' + FOO / ((255z) | 1))",  # zero for FOO in 510..764
+    "CUDA_VERSION <= FOO || FOO <= 'a'",  # two macros compared: false only at FOO = 98, CUDA_VERSION = 99
 ])
 def test_sweeps_that_once_decided_too_much(text: str) -> None:
     """Found by the property above and by the gcc property of test_properties."""

@@ -93,7 +93,7 @@ _LOGICAL, _COMPARED, _ARITHMETIC = 2, 1, 0  # how a value is used (see `_approxi
 def term(node: Node) -> Term:
     """Collect what the sweep of `node` needs."""
     names, calls, constants, valued = set(), set(), {0, 1}, set()
-    arithmetic = additive = False
+    arithmetic = additive = related = False
     items = list(walk(node))
     variable: set[int] = set()  # the ids of the nodes whose value depends on a macro
     for item in reversed(items):  # operands before the operators that use them
@@ -114,7 +114,9 @@ def term(node: Node) -> Term:
             arithmetic = True
         if isinstance(item, (Binary, Unary)) and item.op in ("+", "-", "~"):
             additive = True  # `~x` is `-x - 1`
-    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic, additive)),
+        if isinstance(item, Binary) and item.op in _COMPARISONS and id(item.left) in variable and id(item.right) in variable:
+            related = True  # `X <= Y`: both above every constant (or in one gap) is a case of its own
+    return Term(node, frozenset(names), frozenset(calls), frozenset(_critical(constants, arithmetic, additive, related)),
                 frozenset(valued), frozenset(_approximate(node, variable)))
 
 
@@ -178,13 +180,15 @@ def inexact(item: Term, platform: Platform) -> bool:
     return False
 
 
-def _critical(constants: set[int], arithmetic: bool, additive: bool) -> set[int]:
+def _critical(constants: set[int], arithmetic: bool, additive: bool, related: bool = False) -> set[int]:
     """Each constant (0 and 1 among them: an undefined macro, `defined`, a comparison) minus one,
-    itself and plus one; negated too if the expression adds; products and quotients of pairs
-    if it multiplies."""
+    itself and plus one (and two, if the expression compares two macros: `X <= Y || Y <= 97` is
+    false only at Y = 98, X = 99); negated too if the expression adds; products and quotients of
+    pairs if it multiplies."""
     values = set()
+    steps = (-2, -1, 0, 1, 2) if related else (-1, 0, 1)
     for constant in constants:
-        values.update((constant - 1, constant, constant + 1))
+        values.update(constant + step for step in steps)
         if additive:  # `X + c` is 0 at X == -c
             values.update((-constant - 1, -constant, -constant + 1))
     if arithmetic:

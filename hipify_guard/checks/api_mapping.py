@@ -16,7 +16,7 @@ from ..core.findings import UNSAFE, Finding, Fix
 from ..cpp.comparisons import comparisons
 from ..cpp.groups import Arm
 from ..fix.raise_guard import raise_fix
-from ..fix.rewriter import EXCLUDE, guard_fix
+from ..fix.rewriter import EXCLUDE, for_the_project, guard_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import ApiView, titles
 from ..model.api_tables import api_tables
@@ -200,4 +200,4 @@ def _guard(file: FileAnalysis, arm: Arm) -> str:
 def _finding(file: FileAnalysis, code: str, arm: Arm, use: ApiUse, message: str, fix: Fix | None) -> Finding:
     directive = arm.directive
     shown = " ".join(file.text(directive.hash, directive.argument[1]).replace("\\\n", " ").split())
-    return Finding(code, message, use.start, use.end, fix, anchor=f"{use.name} in {shown}")
+    return Finding(code, message, use.start, use.end, for_the_project(file, fix), anchor=f"{use.name} in {shown}")

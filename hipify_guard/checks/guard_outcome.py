@@ -12,7 +12,7 @@ from ..cpp.groups import Arm, group_end
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix, cuda_only_evidence
-from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix, test_fix
+from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, for_the_project, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api
 from ..model.branch_apis import branch_apis
@@ -127,7 +127,7 @@ def _finding(file: FileAnalysis, code: str, arm: Arm, fate: Fate, message: str) 
     directive = arm.directive
     preserving = file.settings.policy.kind == "preserve" and file.rewrite_macros(directive.hash).rocm is not None
     against = (_against_today(file, arm, fate) if preserving else "") or withheld_fix(file)
-    fix = None if against else _policy_fix(file, arm, fate)
+    fix = None if against else for_the_project(file, _policy_fix(file, arm, fate))
     return Finding(code, message + (against or ("" if fix else _why_no_fix(file, arm))), directive.hash,
                    directive.argument[1], fix, anchor=_shown(file, arm, limit=None))
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.findings import SAFE, Edit, Expectation, Fix
+from ..core.findings import DISPLAY_ONLY, SAFE, Edit, Expectation, Fix
 from ..cpp.groups import Arm
 from ..cpp.nodes import Binary, Node, Paren, Ternary, is_primary
 from ..model.analysis import FileAnalysis
@@ -111,6 +111,21 @@ def test_fix(file: FileAnalysis, arm: Arm, fate: Fate, *, message: str) -> Fix |
         edits += [Edit(test.span[0], test.span[0], f"({inner[0]}".encode()),
                   Edit(test.span[1], test.span[1], f"{inner[1]}{clause})".encode())]
     return Fix(SAFE, message, tuple(edits), Expectation(arm.directive.hash, "same", rocm_macro=rocm))
+
+
+def for_the_project(file: FileAnalysis, fix: Fix | None) -> Fix | None:
+    """A rule's guard rewrite as the project takes it: shown, not applied (display-only), where the project
+    builds with its build files but none of them builds for ROCm (spec §13.4: NVIDIA's nccl,
+    CUTLASS, TransformerEngine). Their maintainers merged 5 of 24 such rewrites in the hand checks
+    (bench/handchecks/s27_fixes_round5.md, s28_fixes_round6.md), against 14 of 16 in projects that
+    build for ROCm; `rocm-macro` in the configuration says the project has a ROCm build (a port
+    under way) and applies them."""
+    profile = file.settings.profile
+    if fix is None or profile.rocm_build or not profile.build_file:
+        return fix
+    return fix._replace(applicability=DISPLAY_ONLY,
+                        message=f"{fix.message} (shown only: no build file of the project builds for ROCm; "
+                                "set `rocm-macro` to apply it)")
 
 
 def _operators(file: FileAnalysis, arm: Arm) -> tuple[str, str, str]:

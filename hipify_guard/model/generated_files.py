@@ -4,8 +4,7 @@ step3b_extract_ln_headers.py -- do not edit manually": rejected in the fixes han
 bench/handchecks/s27_fixes_round5.md). A file is generated when its first lines say so ("DO NOT
 EDIT", "auto-generated", `@generated`).
 
-(Code a ROCm port would replace rather than guard, such as CUTLASS's PTX wrappers, keeps its
-fixes: the hand checks accepted 22 of 26 such fixes in ports; see bench/handchecks/README.md.)
+(Rewrites in projects with no ROCm build: `fix.rewriter.for_the_project`.)
 """
 
 from __future__ import annotations

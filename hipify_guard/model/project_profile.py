@@ -48,3 +48,6 @@ class ProjectProfile:
     hip_on_nvidia: str = ""
     # `#cmakedefine`s of configured headers that every ROCm build defines: seen by the files that include them.
     configured_rocm: tuple[BuildDefine, ...] = ()
+    # A build file of the project ("": none was read): with no ROCm build, a project that builds
+    # for CUDA only, whose maintainers get rewrites shown, not applied (spec §13.4).
+    build_file: str = ""

@@ -122,7 +122,8 @@ def infer(root: str, memo: FactsMemo | None = None) -> Inference:
                              retired_macros=frozenset(name for name, _ in facts.retired_macros),
                              rocm_may_define=frozenset(facts.rocm_definitions), evidence=evidence,
                              rocm_build=_rocm_build(facts), configured_rocm=configured, project=root,
-                             hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "")
+                             hip_on_nvidia=_shown(facts.hip_on_nvidia[0]) if facts.hip_on_nvidia else "",
+                             build_file=facts.files_read[0] if facts.files_read else "")
     return Inference(root, profile, frozenset(os.path.join(root, name) for name in cuda_only), tuple(entries),
                      tuple(os.path.join(root, folder) if folder else root for folder, _ in folders), scoped,
                      _rocm_only(root, facts), dict(facts.rocm_compiled_in), tuple(sorted(modules)),
@@ -170,6 +171,7 @@ def merged(configured: ProjectProfile, inferred: ProjectProfile) -> ProjectProfi
         configured_rocm=inferred.configured_rocm,
         project=inferred.project,
         hip_on_nvidia=inferred.hip_on_nvidia,
+        build_file=inferred.build_file,
     )
 
 

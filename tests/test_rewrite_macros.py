@@ -91,8 +91,8 @@ def test_a_pytorch_extension_uses_use_rocm_and_hips_version(tmp_path: Path) -> N
 def test_a_project_without_a_rocm_build_is_a_port(tmp_path: Path) -> None:
     """cutlass: no build file builds for HIP or ROCm; the summary says so once, with the macros.
     Its maintainers would not merge `USE_ROCM` into code no ROCm build compiles (the fixes hand
-    checks: 5 of 24 such rewrites accepted), so its rewrites are shown, not applied, until the
-    configuration names the port's macro."""
+    checks: 5 of 24 such rewrites accepted), so its default rewrites are shown, not applied, until
+    the configuration names the port's macro or a policy is asked for."""
     root = git_project(tmp_path, {"CMakeLists.txt": "project(cutlass LANGUAGES CXX CUDA)\n",
                                "include/a.h": GUARD, "include/b.h": GUARD})
     result = run_cli("check", "--no-cache", "--show-fixes", cwd=root)
@@ -102,10 +102,12 @@ def test_a_project_without_a_rocm_build_is_a_port(tmp_path: Path) -> None:
                      "a port will define (set `rocm-macro` and `rocm-version-macro` to change them and apply them)"]
     assert "PyTorch" not in result.stdout  # a port of a project that does not build with PyTorch: native HIP
     assert "with `defined(USE_ROCM)` (shown only: no build file of the project builds for ROCm" in result.stdout
-    assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2") == ""
-    (root / ".hipify-guard.toml").write_text('rocm-macro = "USE_ROCM"\nrocm-version-macro = "ROCM_VERSION"\n')
+    assert _diff(root) == ""
+    # A policy asked for (a port under way) applies its rewrites, as does naming the port's macro.
     assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2").splitlines() == [
         "+#if (CUDART_VERSION >= 12000) || (defined(USE_ROCM) && ROCM_VERSION >= 60200)"] * 2
+    (root / ".hipify-guard.toml").write_text('rocm-macro = "USE_ROCM"\n')
+    assert _diff(root).splitlines() == ["+#if CUDART_VERSION >= 12000 && !defined(USE_ROCM)"] * 2
 
 
 def test_hips_own_macro_where_a_hip_header_makes_it_certain(tmp_path: Path) -> None:

@@ -118,11 +118,12 @@ def for_the_project(file: FileAnalysis, fix: Fix | None) -> Fix | None:
     builds with its build files but none of them builds for ROCm (spec §13.4: NVIDIA's nccl,
     CUTLASS, TransformerEngine). Their maintainers merged 5 of 24 such rewrites in the hand checks
     (bench/handchecks/s27_fixes_round5.md, s28_fixes_round6.md), against 14 of 16 in projects that
-    build for ROCm; `rocm-macro` in the configuration says the project has a ROCm build (a port
-    under way) and applies them."""
+    build for ROCm. `rocm-macro` in the configuration (the project has a ROCm build: a port under
+    way) applies them, as does a policy other than the default `preserve` (`--policy auto` is
+    asked to decide what the port does)."""
     profile = file.settings.profile
-    if fix is None or profile.rocm_build or not profile.build_file:
-        return fix
+    if fix is None or profile.rocm_build or not profile.build_file or file.settings.policy.kind != "preserve":
+        return fix  # (a policy asked for on the command line or in the configuration is a port under way)
     return fix._replace(applicability=DISPLAY_ONLY,
                         message=f"{fix.message} (shown only: no build file of the project builds for ROCm; "
                                 "set `rocm-macro` to apply it)")

@@ -410,7 +410,7 @@ class PlatformFlow:
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 self._block(case.body, True)
-        elif isinstance(node, (ast.Raise, ast.Continue, ast.Break)):
+        elif isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
             return False
         elif isinstance(node, ast.Assert):
             return self.truth(node.test) is not False
@@ -418,9 +418,9 @@ class PlatformFlow:
             return not any(self.platforms.cuda_module(name) for name in imported_modules(node))  # raises there
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             return _spelled(node.value.func) not in _EXITS and not self._cuda_op(node.value)
-        if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.Return)) and isinstance(node.value, ast.Call):
-            return not self._cuda_op(node.value) and not isinstance(node, ast.Return)
-        return not isinstance(node, ast.Return)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+            return not self._cuda_op(node.value)  # (`out = ops.gptq_marlin_gemm(...)`)
+        return True
 
     def _cuda_op(self, call: ast.Call) -> bool:
         """On ROCm: whether the call is of a PyTorch operator only the project's CUDA build

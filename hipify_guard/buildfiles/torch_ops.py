@@ -43,11 +43,13 @@ def cuda_only_ops(files: Sequence[str], text_of: Callable[[str], str | None]) ->
         if not text or "TORCH_LIBRARY" not in text:
             continue
         for name, holds, offset in _registrations(text):
-            if holds.platform == CUDA:
-                line = text.count("\n", 0, offset) + 1
-                cuda.setdefault(name, Evidence(path, line, text.splitlines()[line - 1].strip()[:200]))
-            else:
+            if holds.platform != CUDA:
                 anywhere.add(name)
+            elif name not in cuda:
+                start = text.rfind("\n", 0, offset) + 1
+                end = text.find("\n", offset)
+                line_text = text[start:end if end >= 0 else len(text)]
+                cuda[name] = Evidence(path, text.count("\n", 0, offset) + 1, line_text.strip()[:200])
     return tuple((name, evidence) for name, evidence in sorted(cuda.items()) if name not in anywhere)
 
 

@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from .build_conditions import CUDA, ROCM, name_holds
 from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
-from .build_tree import Tree, walk
 from ..walk.project_walk import remember, walk_of
 from .source_paths import GENERATED, is_header
 
 if TYPE_CHECKING:
+    from .build_tree import Tree
     from .source_matching import Matcher
 
 # What a build for ROCm says in a build file's code: HIP's CMake package and language, hipcc,
@@ -76,6 +76,8 @@ def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts
         known = walked.derived.get(_DIGEST)
         if known is not None and known[0] == submodules and (kept := _holding(root, memo, known[1])) is not None:
             return kept
+    from .build_tree import walk  # (a run whose walk is remembered reads no build file: none of the readers)
+
     notes: list[str] = []
     tree = walk(root, notes)
     texts = _Texts(root, notes)

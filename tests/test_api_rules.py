@@ -522,3 +522,17 @@ def test_map_json() -> None:
 
 def test_map_without_names_is_a_usage_error() -> None:
     assert run_cli("map").code == 2
+
+
+def test_hg203_names_the_version_test_around_the_branch(tmp_path) -> None:
+    """mscclpp: the FP8 aliases are under `#if defined(MSCCLPP_ROCM_FP8_FNUZ)`, inside
+    `#if HIP_VERSION_MAJOR >= 6`: the message names the version test (line 2), which is what lets
+    ROCm 6.0 in, not the switch around the use."""
+    (tmp_path / "a.hip").write_text("#include <hip/hip_runtime.h>\n"
+                                    "#if defined(HIP_VERSION_MAJOR) && (HIP_VERSION_MAJOR >= 6)\n"
+                                    "#include <hip/hip_fp8.h>\n#if defined(USE_FNUZ)\n"
+                                    "using fp8 = __hip_fp8_e4m3_fnuz;\n#endif\n#endif\n")
+    result = run_cli("check", "--select", "HG203", "--output-format", "json", "a.hip", cwd=tmp_path)
+    (finding,) = result.json()
+    assert finding["message"].startswith("`__hip_fp8_e4m3_fnuz` needs HIP 6.2.0, but the `#if` on line 2 takes "
+                                         "this branch on ROCm 6.0.0 and newer")

@@ -140,7 +140,22 @@ def _newer_message(file: FileAnalysis, arm: Arm, use: ApiUse, holds: list[tuple[
         taken = f"on every ROCm the project supports (min-rocm is {version_text(start)}; {where})"
     else:
         taken = f"on ROCm {version_text(start)} and newer ({where})"
-    return f"`{use.name}` needs {needs}, but {_guard(file, arm)} takes this branch {taken}{_policy_hint(file, arm)}"
+    return (f"`{use.name}` needs {needs}, but {_guard(file, _version_test(file, arm))} takes this branch {taken}"
+            f"{_policy_hint(file, arm)}")
+
+
+def _version_test(file: FileAnalysis, arm: Arm) -> Arm:
+    """The arm, or the nearest arm around it, whose condition tests a version: the one that sets
+    where ROCm starts to take the branch (mscclpp: `#if HIP_VERSION_MAJOR >= 6` on line 20, around
+    the `#if defined(MSCCLPP_ROCM_FP8_FNUZ)` of the FP8 aliases)."""
+    versions = scales(file.settings.macros.rocm_version_macro).keys()
+    current: Arm | None = arm
+    while current is not None:
+        term = file.condition(current).term
+        if term is not None and not term.names.isdisjoint(versions):
+            return current
+        current = current.conditional.parent
+    return arm
 
 
 def _raise(file: FileAnalysis, arm: Arm, target: Version) -> Fix | None:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cpp.groups import Arm
+from ..cpp.groups import Arm, group_end
 from ..cpp.scanner import Directive
 from .analysis import FileAnalysis
 from .api_knowledge import is_api, knowledge, route
@@ -109,8 +109,13 @@ def _undefined(platform: Platform, name: str) -> bool:
 
 
 def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:
-    """The first definition in the group of something HIP already declares (module doc)."""
+    """The first definition in the group of something HIP already declares (module doc); none
+    when the group also defines what HIP lacks and the file uses after the group (rccl's `p2p.h`
+    defines `CU_IPC_HANDLE_SIZE`, which HIP has, but also `CUmemFabricHandle`, which HIP 6.3
+    lacks and `ncclCuDesc` below needs: ROCm needs the branch)."""
     data = file.data
+    if _provides_more(file, arms, ranges):
+        return None
     for name, offset, define in _group_definitions(file, arms, ranges):
         is_macro = define is not None
         text = name.decode("latin-1")
@@ -131,6 +136,18 @@ def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
         return Evidence(offset, f"defines {kind} `{text}` (line {line}), which HIP already declares "
                                 f"(`{declared}`)")
     return None
+
+
+def _provides_more(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> bool:
+    """Whether the group defines a name HIP does not declare that the file names after its `#endif`."""
+    if not arms:
+        return False
+    end = group_end(arms[0].conditional.arms[-1], len(file.data))
+    for name, _, _ in _group_definitions(file, arms, ranges):
+        text = name.decode("latin-1")
+        if _hip_declaration(file, text) is None and re.search(rb"\b%s\b" % re.escape(name), file.data[end:]):
+            return True
+    return False
 
 
 def stand_in(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:

@@ -106,6 +106,8 @@ def test_a_project_without_a_rocm_build_is_a_port(tmp_path: Path) -> None:
     # A policy asked for (a port under way) applies its rewrites, as does naming the port's macro.
     assert _diff(root, "--unsafe-fixes", "--policy", "rocm-min=6.2").splitlines() == [
         "+#if (CUDART_VERSION >= 12000) || (defined(USE_ROCM) && ROCM_VERSION >= 60200)"] * 2
+    asked = run_cli("check", "--no-cache", "--policy", "exclude", cwd=root).stdout
+    assert "checked as a port: its rewrites test `USE_ROCM`" in asked and "shown, not applied" not in asked
     (root / ".hipify-guard.toml").write_text('rocm-macro = "USE_ROCM"\n')
     assert _diff(root).splitlines() == ["+#if CUDART_VERSION >= 12000 && !defined(USE_ROCM)"] * 2
 

@@ -10,7 +10,7 @@ the models under which its finding holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..core.findings import UNSAFE, Finding, Fix
 from ..cpp.comparisons import comparisons
@@ -56,9 +56,7 @@ def api_newer_than_rocm_guard(file: FileAnalysis) -> Iterator[Finding]:
         if not too_new:
             continue
         target = max(view.added for _, holds in too_new for _, view, _ in holds)
-        why = withheld_fix(file)
-        fix = None if why else _raise(file, arm, target)
-        why = why or ("" if fix else _no_macro(file, arm, version=True))
+        fix, why = _offered(file, arm, lambda: _raise(file, arm, target), version=True)
         for use, holds in too_new:
             yield _finding(file, "HG203", arm, use, _newer_message(file, arm, use, holds) + why, fix)
 
@@ -115,9 +113,8 @@ def api_unsupported_on_rocm(file: FileAnalysis) -> Iterator[Finding]:
                 where = f"{version_text(start)} and newer; {where}"
             message = (f"{_lacks(lacking)}, but {_guard(file, arm)} compiles this branch on ROCm ({where})"
                        f"{_policy_hint(file, arm)}")
-            why = withheld_fix(file)
-            fix = None if why else _exclude(file, arm, use, lacking)
-            yield _finding(file, "HG204", arm, use, message + (why or ("" if fix else _no_macro(file, arm))), fix)
+            fix, why = _offered(file, arm, lambda: _exclude(file, arm, use, lacking))
+            yield _finding(file, "HG204", arm, use, message + why, fix)
 
 
 def _lacks(lacking: list[tuple[Platform, ApiView]]) -> str:
@@ -180,6 +177,17 @@ def _exclude(file: FileAnalysis, arm: Arm, use: ApiUse, lacking: list[tuple[Plat
                      message=f"Exclude ROCm from this branch with `!defined({rocm})`: {why}")
 
 
+def _offered(file: FileAnalysis, arm: Arm, make: Callable[[], Fix | None],
+             version: bool = False) -> tuple[Fix | None, str]:
+    """The fix `make` gives, as the project takes it (none in a generated file, shown only in a
+    project with no ROCm build), and what the message adds where there is none."""
+    withheld = withheld_fix(file)
+    if withheld:
+        return None, withheld
+    fix = for_the_project(file, make())
+    return fix, "" if fix else _no_macro(file, arm, version=version)
+
+
 def _no_macro(file: FileAnalysis, arm: Arm, version: bool = False) -> str:
     """`; no fix: ...` where a fix would be offered but no macro says ROCm (or, with `version`,
     its version) at the guard."""
@@ -215,4 +223,4 @@ def _guard(file: FileAnalysis, arm: Arm) -> str:
 def _finding(file: FileAnalysis, code: str, arm: Arm, use: ApiUse, message: str, fix: Fix | None) -> Finding:
     directive = arm.directive
     shown = " ".join(file.text(directive.hash, directive.argument[1]).replace("\\\n", " ").split())
-    return Finding(code, message, use.start, use.end, for_the_project(file, fix), anchor=f"{use.name} in {shown}")
+    return Finding(code, message, use.start, use.end, fix, anchor=f"{use.name} in {shown}")

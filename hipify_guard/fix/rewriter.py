@@ -121,9 +121,8 @@ def for_the_project(file: FileAnalysis, fix: Fix | None) -> Fix | None:
     build for ROCm. `rocm-macro` in the configuration (the project has a ROCm build: a port under
     way) applies them, as does a policy other than the default `preserve` (`--policy auto` is
     asked to decide what the port does)."""
-    profile = file.settings.profile
-    if fix is None or profile.rocm_build or not profile.build_file or file.settings.policy.kind != "preserve":
-        return fix  # (a policy asked for on the command line or in the configuration is a port under way)
+    if fix is None or not file.settings.rewrites_shown_only:
+        return fix
     return fix._replace(applicability=DISPLAY_ONLY,
                         message=f"{fix.message} (shown only: no build file of the project builds for ROCm; "
                                 "set `rocm-macro` to apply it)")

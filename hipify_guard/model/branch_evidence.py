@@ -114,9 +114,10 @@ def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
     defines `CU_IPC_HANDLE_SIZE`, which HIP has, but also `CUmemFabricHandle`, which HIP 6.3
     lacks and `ncclCuDesc` below needs: ROCm needs the branch)."""
     data = file.data
-    if _provides_more(file, arms, ranges):
+    defined = list(_group_definitions(file, arms, ranges))
+    if _provides_more(file, arms, [name for name, _, _ in defined]):
         return None
-    for name, offset, define in _group_definitions(file, arms, ranges):
+    for name, offset, define in defined:
         is_macro = define is not None
         text = name.decode("latin-1")
         declared = _hip_declaration(file, text) if is_api(text) else None
@@ -138,16 +139,13 @@ def polyfill(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]])
     return None
 
 
-def _provides_more(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> bool:
-    """Whether the group defines a name HIP does not declare that the file names after its `#endif`."""
+def _provides_more(file: FileAnalysis, arms: list[Arm], names: list[bytes]) -> bool:
+    """Whether the group defines one of `names` that HIP does not declare and the file names after its `#endif`."""
     if not arms:
         return False
     end = group_end(arms[0].conditional.arms[-1], len(file.data))
-    for name, _, _ in _group_definitions(file, arms, ranges):
-        text = name.decode("latin-1")
-        if _hip_declaration(file, text) is None and re.search(rb"\b%s\b" % re.escape(name), file.data[end:]):
-            return True
-    return False
+    return any(_hip_declaration(file, name.decode("latin-1")) is None
+               and re.compile(rb"\b%s\b" % re.escape(name)).search(file.data, end) for name in names)
 
 
 def stand_in(file: FileAnalysis, arms: list[Arm], ranges: list[tuple[int, int]]) -> Evidence | None:

@@ -16,8 +16,11 @@ _HEAD = 2048  # bytes at the start of the file where the notice counts
 
 
 def withheld_fix(file: FileAnalysis) -> str:
-    """`; no fix: ...` for a generated file, else ""."""
-    head = file.data[:_HEAD].lower()
+    """`; no fix: ...` for a generated file, else "" (read once per file)."""
+    return file.kept(withheld_fix, lambda: _reason(file.data[:_HEAD].lower()))
+
+
+def _reason(head: bytes) -> str:
     if any(notice in head for notice in _NOTICES):
         return "; no fix: the file says it is generated, so an edit would be lost: change what generates it"
     return ""

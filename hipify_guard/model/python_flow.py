@@ -434,8 +434,9 @@ class PlatformFlow:
     def _never_completes(self, function: ast.stmt) -> bool:
         """On ROCm: whether a function's body always ends in a call of a CUDA-only operator (it
         can neither run past its end nor reach a `return` before one): nothing it does matters there."""
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or self._falls[id(function)]:
-            return False
+        if not (self.rocm and self.platforms.cuda_ops) or self._falls[id(function)] or not isinstance(
+                function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False  # (no such operator: nothing to look for in the function)
         own = _own_nodes(function)
         ends_in_op = [node for node in own if isinstance(node, ast.Call) and self._cuda_op(node) and self.reachable(node)]
         returns = (node for node in own if isinstance(node, ast.Return) and self.reachable(node))

@@ -97,6 +97,13 @@ class Settings:
             chosen = [replace(model, fixed={**model.fixed, self.macros.rocm_macro: 1}) for model in chosen]
         return on_builds(chosen, self.builds)
 
+    @property
+    def rewrites_shown_only(self) -> bool:
+        """Whether the project's default rewrites are shown, not applied: it has build files and
+        none builds for ROCm, and no policy was asked for (one asked for, on the command line or in
+        the configuration, is a port under way). See `fix.rewriter.for_the_project`."""
+        return not self.profile.rocm_build and bool(self.profile.build_file) and self.policy.kind == "preserve"
+
     @cached_property
     def cuda(self) -> Platform:
         """All CUDA configurations."""

@@ -231,13 +231,13 @@ def port_notes(jobs: Sequence[Job], reports: Sequence[FileReport]) -> list[str]:
         if job.filename in with_findings and not settings.profile.rocm_build and job.path != "-":
             root = project_root_of(job.path) or os.path.dirname(os.path.abspath(job.path))
             shown = os.path.relpath(root) if not os.path.relpath(root).startswith(os.pardir) else root
-            shown_only = ("its rewrites are shown, not applied, and test" if settings.profile.build_file
-                          else "its rewrites test")
+            only = settings.rewrites_shown_only
             notes.setdefault(root, f"{shown}: no build file builds for HIP or ROCm, so it is checked as a port: "
-                                   f"{shown_only} `{settings.macros.rocm_macro}` for ROCm and "
+                                   f"its rewrites {'are shown, not applied, and ' if only else ''}test "
+                                   f"`{settings.macros.rocm_macro}` for ROCm and "
                                    f"`{settings.macros.rocm_version_macro}` for its version, the macros a port "
                                    "will define (set `rocm-macro` and `rocm-version-macro` to change them"
-                                   f"{' and apply them' if settings.profile.build_file else ''})")
+                                   f"{' and apply them' if only else ''})")
     return list(notes.values())
 
 

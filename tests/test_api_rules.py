@@ -325,11 +325,13 @@ def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
 
 
 def test_auto_names_what_the_table_cannot_judge() -> None:
-    """§14.1: nothing the tables know is no evidence: today's outcome (false) is kept, and said."""
+    """Nothing the tables know is no evidence in the code; the guard's direction decides (ROCm
+    skips the branch as old CUDA does), and the names not judged are said."""
     fix = auto_fix("_(nvmlDeviceGetGpuFabricInfoV); local_helper()")
-    assert fix.expectation.rocm == "false" and fix.applicability == "safe"
-    assert "(policy auto): no evidence decides this branch" in fix.message
-    assert fix.message.endswith("so today's ROCm outcome is kept; not in the tables, so not judged: "
+    assert fix.expectation.rocm == "true" and fix.applicability == "unsafe"
+    assert "(policy auto): the branch's code decides nothing (no CUDA or HIP API" in fix.message
+    assert "ROCm skips it today only as old CUDA (before 11.0) does" in fix.message
+    assert fix.message.endswith("which ROCm takes like current CUDA; not in the tables, so not judged: "
                                 "`nvmlDeviceGetGpuFabricInfoV`")
 
 
@@ -351,11 +353,31 @@ def test_auto_names_the_models_it_decided_by() -> None:
 
 
 def test_auto_no_evidence_keeps_today_and_says_so() -> None:
-    """§14.1: a branch that calls nothing the tables know is decided by preserve, never "include"."""
-    (finding,) = check(analysis("#if CUDA_VERSION < 9000\nint legacy = 1;\n#endif\n", policy=Policy("auto")),
-                       ["HG102"])
-    assert finding.fix.expectation.rocm == "true" and finding.fix.applicability == "safe"
-    assert "no evidence decides this branch" in finding.fix.message
+    """§14.1: a branch that calls nothing the tables know, under a test that does not put ROCm on
+    the side of old CUDA, is decided by preserve, never "include"."""
+    for condition, today in (("CUDA_VERSION != 10020", "true"), ("CUDA_VERSION == 11000", "false")):
+        (finding,) = check(analysis(f"#if {condition}\nint legacy = 1;\n#endif\n", policy=Policy("auto")),
+                           ["HG101", "HG102"])
+        assert finding.fix.expectation.rocm == today and finding.fix.applicability == "safe", condition
+        assert "no evidence decides this branch" in finding.fix.message, condition
+
+
+@pytest.mark.parametrize(("condition", "rule", "rocm", "side"), [
+    ("CUDA_VERSION < 9000", "HG102", "false", "takes it today only as old CUDA (before 9.0) does"),
+    ("(CUDA_VERSION <= 6000)", "HG102", "false", "takes it today only as old CUDA (before 6.1) does"),
+    ("CUDART_VERSION >= 9020", "HG101", "true", "skips it today only as old CUDA (before 9.2) does"),
+    ("__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 2)", "HG101", "true",
+     "skips it today only as old CUDA (before 11.2) does"),
+])
+def test_auto_without_evidence_in_the_code_follows_current_cuda(condition: str, rule: str, rocm: str, side: str) -> None:
+    """Step 6: no evidence in the code, but the test tells old CUDA from new and ROCm is on the
+    old side: ROCm takes the path of current CUDA (rccl's `#if CUDART_VERSION >= 9200 / #define
+    NCCL_GROUP_CUDA_STREAM 0 / #else ... 1`, mmcv's `#if CUDA_VERSION < 10020` turning an op off)."""
+    source = f"#if {condition}\n#define GROUP_STREAM 0\n#else\n#define GROUP_STREAM 1\n#endif\n"
+    (finding,) = check(analysis(source, policy=Policy("auto")), [rule])
+    fix = finding.fix
+    assert fix.expectation.rocm == rocm and fix.applicability == "unsafe"
+    assert side in fix.message and "the guard's version test decides" in fix.message
 
 
 def test_auto_reads_a_branch_with_the_code_under_the_same_condition() -> None:
@@ -370,8 +392,8 @@ def test_auto_reads_a_branch_with_the_code_under_the_same_condition() -> None:
     assert "HIP has every API the code under the same condition (line 2) uses by ROCm 6.0.0" in findings[1].fix.message
     findings = check(analysis(source.format(second="CUDA_VERSION >= 9000"), policy=Policy("auto"),
                               min_rocm=(6, 0, 0)), ["HG101"])  # another condition: another decision
-    assert [f.fix.expectation.rocm for f in findings] == ["true", "false"]
-    assert "no evidence decides this branch" in findings[1].fix.message
+    assert [f.fix.expectation.rocm for f in findings] == ["true", "true"]  # the second by its test alone
+    assert "no CUDA or HIP API" in findings[1].fix.message and "the guard's version test decides" in findings[1].fix.message
 
 
 def test_the_preserve_check_reads_only_the_branchs_own_names() -> None:
@@ -426,13 +448,26 @@ def test_auto_excludes_a_polyfill_of_what_hip_declares() -> None:
     assert "defines `__shfl_down(double, unsigned int, int)` (line 2), which HIP already declares" in finding.fix.message
     other = source.replace("double var", "my_type var")  # an overload HIP lacks: no evidence from it
     (finding,) = check(analysis(other, policy=Policy("auto")), ["HG102"])
-    assert finding.fix.expectation.rocm == "true" and "no evidence" in finding.fix.message
+    assert "HIP already declares" not in finding.fix.message and "the guard's version test decides" in finding.fix.message
 
 
 def test_auto_excludes_inline_ptx() -> None:
     """§14.4: NVIDIA's assembly is the CUDA-only path."""
     fix = auto_fix('asm volatile("st.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(a), "r"(b))')
     assert fix.expectation.rocm == "false" and "holds inline PTX (`st.v2.u32`, line 2)" in fix.message
+
+
+def test_auto_excludes_libcudacxx_names() -> None:
+    """flashinfer's `cuda::maximum<>` for CUDA 12.9 (the maintainer kept ROCm on `cub::Max`):
+    libcu++'s `cuda::` namespace is not HIP's; PyTorch's `at::cuda::` is no such name."""
+    source = ("#if CUDA_VERSION >= 12090\nusing MaxReduceOp = cuda::maximum<>;\n#else\n"
+              "using MaxReduceOp = cub::Max;\n#endif\n")
+    (finding,) = check(analysis(source, policy=Policy("auto")), ["HG101"])
+    assert finding.fix.expectation.rocm == "false"
+    assert "uses `cuda::maximum` of libcu++ (line 2), which HIP's headers do not declare" in finding.fix.message
+    torch = source.replace("cuda::maximum<>", "decltype(at::cuda::getCurrentCUDAStream())")
+    (finding,) = check(analysis(torch, policy=Policy("auto")), ["HG101"])
+    assert "libcu++" not in finding.fix.message
 
 
 def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() -> None:
@@ -452,7 +487,7 @@ def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() ->
 def test_auto_takes_versions_from_hip_apis_only() -> None:
     """§14.6: `uint32_t` or `exp` are no version evidence (nor any evidence)."""
     fix = auto_fix("uint32_t x = exp(1.0)")
-    assert fix.expectation.rocm == "false" and "no evidence" in fix.message and "ROCM_VERSION" not in str(fix.edits)
+    assert "no CUDA or HIP API" in fix.message and "ROCM_VERSION" not in str(fix.edits)
 
 
 def test_auto_never_contradicts_the_enclosing_groups() -> None:

@@ -17,7 +17,7 @@ from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api
 from ..model.branch_apis import branch_apis
 from ..model.code_tokens import define_head
-from ..model.cuda_releases import releases_taking
+from ..model.cuda_releases import old_cuda_only, releases_taking
 from ..model.implicit import Fate, describe, rocm_fate
 from ..model.platforms import Outcome
 from ..model.generated_files import withheld_fix
@@ -197,7 +197,8 @@ def _policy_fix(file: FileAnalysis, arm: Arm, fate: Fate) -> Fix | None:
     rocm = macros.rocm.name
     if policy.kind == "auto":  # (partial: other macros flip it)
         return auto_fix(file, arm, "differs" if fate.partial else fate.today,
-                        lambda reason: _preserve_fix(file, arm, fate, rocm, f" (policy auto): {reason}"))
+                        lambda reason: _preserve_fix(file, arm, fate, rocm, f" (policy auto): {reason}"),
+                        old_cuda=old_cuda_only(file, arm, fate.tests) if fate.alone else None)
     if policy.kind == "rocm-min" and policy.rocm_min is not None:
         version = ".".join(map(str, policy.rocm_min))
         return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE,

@@ -21,7 +21,13 @@ first evidence decides:
    name in its replacement list): include ROCm, the one way left that compiles there;
 5. nothing above, and the branch holds code: the same steps over the file's other branches
    under the very same condition (`_kin`), the rest of the feature that condition gates;
-6. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
+6. nothing above, the branch includes no header, the `#else` ROCm would take instead is not
+   CUDA's only, and the guard's CUDA test tells old CUDA from new with ROCm on the old side
+   today (its CUDA macros are undefined): ROCm takes the path of
+   current CUDA, so a branch for old CUDA only (`CUDA_VERSION < 10020`) is excluded and a branch
+   for new CUDA (`CUDART_VERSION >= 9200`, the old path in its `#else`) included. This is
+   evidence of the guard, not of the code, and the message says so;
+7. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
    explicit as `preserve` makes it, and the message says so.
 
 Every message names the evidence that decided (the API and its source, the PTX, the declaration)
@@ -39,7 +45,8 @@ from ..cpp.groups import Arm, group_end
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
-from ..model.branch_evidence import Evidence, cuda_form, group_ranges, inline_ptx, polyfill, stand_in, version_value
+from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_ptx, libcudacxx, polyfill, stand_in,
+                                     version_value)
 from ..model.code_tokens import define_bodies, segments, tokens
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -48,10 +55,12 @@ _SHOWN = 3  # names in a message before "and N more"
 
 
 def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None], *,
-             feature: bool = True) -> Fix | None:
+             feature: bool = True, old_cuda: str | None = None) -> Fix | None:
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
     `preserve(reason)` is the preserve policy's fix, with the reason auto kept it. `feature=False`:
-    the branch's own evidence only (steps 4 and 5 skipped), as the preserve check asks it."""
+    the branch's own evidence only (steps 4 to 6 skipped), as the preserve check asks it.
+    `old_cuda`: the old CUDA releases whose outcome ROCm has today (`old CUDA (before 9.2)`),
+    when the guard tells old CUDA from new and ROCm is on the old side (step 6)."""
     facts = branch_apis(file)
     decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
     if decided is not _NO_EVIDENCE:
@@ -65,10 +74,32 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
         decided = _decide(file, arm, today, *kin, own=False)
         if decided is not _NO_EVIDENCE:
             return decided
-    return preserve("no evidence decides this branch (no CUDA or HIP API the tables or HIP's headers know, no "
-                    "inline PTX, no HIP declaration it redefines or misuses"
-                    f"{', in it or in the code of its feature' if kin is not None else ''}), "
+    nothing = ("no CUDA or HIP API the tables or HIP's headers know, no inline PTX, no HIP declaration it "
+               f"redefines or misuses{', in it or in the code of its feature' if kin is not None else ''}")
+    if old_cuda is not None and feature and today in ("true", "false") and not _includes(file, arm):
+        instead = arm.following_else if today == "true" else None
+        if instead is None or cuda_only_evidence(file, instead) is None:  # the `#else` ROCm would take must compile
+            return _current_path(file, arm, today, old_cuda, nothing)
+    return preserve(f"no evidence decides this branch ({nothing}), "
                     f"so today's ROCm outcome is kept{_unjudged(branch_apis(file), arm)}")
+
+
+def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: str, nothing: str) -> Fix | None:
+    """Step 6: the code names nothing that decides, but the guard's version test tells old CUDA
+    from new and ROCm, with its CUDA macros undefined, is on the old side: a branch for old
+    CUDA only is a workaround ROCm, like current CUDA, skips (`CUDA_VERSION < 10020`), and a
+    branch for new CUDA is the current path ROCm takes (`CUDART_VERSION >= 9200`, whose `#else` is
+    the old CUDA's stand-in). Unsafe: it changes ROCm's outcome."""
+    rocm = _rocm_macro(file, arm)
+    side = "takes" if today == "true" else "skips"
+    evidence = (f"the branch's code decides nothing ({nothing}), and ROCm {side} it today only as {old_cuda} "
+                f"does, its CUDA macros being undefined; the guard's version test decides: ")
+    if today == "true":
+        return guard_fix(file, arm, EXCLUDE, applicability=UNSAFE,
+                         message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {evidence}a branch for old "
+                                 f"CUDA only is a workaround that ROCm, like current CUDA, skips{_unjudged(branch_apis(file), arm)}")
+    return _include(file, arm, today, f"{evidence}the branch for new CUDA is the current path, which ROCm "
+                                      f"takes like current CUDA{_unjudged(branch_apis(file), arm)}")
 
 
 _NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides
@@ -223,9 +254,9 @@ def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int
                     uses: list[ApiUse]) -> Evidence | None:
     """The first evidence in a group's code (`ranges`; `uses`: its API uses the project does not
     define) that only CUDA compiles it: inline PTX, a polyfill, a form HIP does not take, a CUDA
-    version macro read as a value."""
+    version macro read as a value, a name of libcu++'s `cuda::` namespace."""
     return (inline_ptx(file, ranges) or polyfill(file, group, ranges) or cuda_form(file, ranges, uses)
-            or version_value(file, ranges))
+            or version_value(file, ranges) or libcudacxx(file, ranges))
 
 
 def lacking_apis(file: FileAnalysis, arm: Arm) -> str | None:
@@ -253,6 +284,12 @@ def _api_uses(facts: BranchApis, arm: Arm) -> tuple[list[ApiUse], list[ApiUse]]:
     """The API names the arm's group uses, and the first use of each the project does not define."""
     every_use = [use for use in facts.group_uses(arm) if is_api(use.name)]
     return every_use, [use for use in first_uses(tuple(every_use)) if not facts.project_defines(use)]
+
+
+def _includes(file: FileAnalysis, arm: Arm) -> bool:
+    """Whether the arm's group `#include`s a header (`<cuda_fp16.h>`): what ROCm would get from it
+    is the header's, which the guard's direction does not tell."""
+    return any(directive.kind == "include" for directive in file.scan.between(arm.directive.hash, group_end(arm, len(file.data))))
 
 
 def _error_only(file: FileAnalysis, arm: Arm) -> bool:

@@ -16,6 +16,9 @@ with its offset and a phrase for the fix message, or None:
   up for an API that is gone, and HIP lacks it too, so ROCm needs the stand-in as well.
 - `version_value`: a CUDA version macro read as a value in code (an error message that prints
   `CUDA_VERSION`) where no ROCm model defines it: the code does not compile there.
+- `libcudacxx`: a name of libcu++'s `cuda::` namespace (`cuda::maximum<>`, `cuda::std::span`):
+  CCCL's library, which HIP's headers do not have (ROCm's libhipcxx, an opt-in library, is not
+  assumed unless the file names it). `at::cuda::` and other nested `cuda` namespaces do not count.
 - `cuda_form`: an argument or member the branch chooses that HIP's declarations do not take
   (`hip_signatures`, read by libclang from the vendored headers): a `cudaMemLocation` passed where
   `hipMemAdvise` takes an `int` device, `.x` of a `half` whose HIP `__half` has no public `x` (§14.5).
@@ -101,6 +104,29 @@ def version_value(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence
             if file.rocm_models and all(_undefined(file.seen_at(model, offset), text) for model in file.rocm_models):
                 return Evidence(offset, f"reads `{text}` as a value, which no ROCm build defines (line "
                                         f"{file.lines.line_of(offset)})")
+    return None
+
+
+_NAMESPACE_TAIL = re.compile(rb"\s*::\s*((?:std\s*::\s*)?[A-Za-z_]\w*)")
+_CUDA = frozenset({b"cuda"})
+_LIBHIPCXX = (b"libhipcxx", b"hip::std", b"<hip/std/")
+
+
+def libcudacxx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | None:
+    """The first name in the top-level `cuda::` namespace (module doc), unless the file names
+    libhipcxx or defines a `cuda` namespace of its own."""
+    data = file.data
+    if any(marker in data for marker in _LIBHIPCXX) or re.search(rb"\bnamespace\s+cuda\b", data):
+        return None
+    for start, end in ranges:
+        for offset, _ in identifiers(data, start, end, _CUDA):
+            if data[max(0, offset - 64):offset].rstrip().endswith(b":"):
+                continue  # `at::cuda::`, `c10::cuda::`: a namespace of the project or of PyTorch
+            tail = _NAMESPACE_TAIL.match(data, offset + 4)
+            if tail is not None:
+                name = b"cuda::" + re.sub(rb"\s+", b"", tail.group(1))
+                return Evidence(offset, f"uses `{name.decode('latin-1')}` of libcu++ (line {file.lines.line_of(offset)}), "
+                                        "which HIP's headers do not declare")
     return None
 
 

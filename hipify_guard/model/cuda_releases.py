@@ -44,6 +44,22 @@ def releases_taking(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bo
     decisive CUDA tests and their values on ROCm; None when a test reads a macro no release
     gives a value to (`__CUDACC_VER_BUILD__`, a configured one) or has no single value on ROCm,
     or when no release takes the branch."""
+    chosen = _releases_like_rocm(file, arm, tests)
+    return _describe(chosen) if chosen else None
+
+
+def old_cuda_only(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> str | None:
+    """`old CUDA (before 9.2)` when the CUDA releases whose outcome ROCm has at `arm` today are
+    exactly the releases before some version (the guard tells old CUDA from new, and ROCm is on
+    the old side), else None."""
+    chosen = _releases_like_rocm(file, arm, tests)
+    if not chosen or len(chosen) == len(RELEASES) or chosen != list(RELEASES[:len(chosen)]):
+        return None
+    return _describe(chosen)
+
+
+def _releases_like_rocm(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> list[Release] | None:
+    """The releases, in order, whose outcome at `arm` is ROCm's (see `releases_taking`), or None."""
     if not tests or any(value is None for _, value in tests) or any(
             isinstance(item, (Identifier, Defined)) and item.name not in _MACROS for test, _ in tests for item in walk(test)):
         return None
@@ -59,9 +75,9 @@ def releases_taking(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bo
             if outcomes not in known:
                 known[outcomes] = _takes(values, tests, earlier)
             taken.append(known[outcomes])
-    if None in taken or not any(taken):
+    if None in taken:
         return None
-    return _describe([release for release, take in zip(RELEASES, taken) if take])
+    return [release for release, take in zip(RELEASES, taken) if take]
 
 
 _COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}

@@ -2,7 +2,7 @@
 #include <cuda_runtime.h>
 
 // ROCm takes the #if arm, which calls nothing (the #else calls what HIP lacks): auto
-// includes ROCm, as today (safe).
+// includes ROCm, as today (safe), though only old CUDA takes it: the #else does not compile there.
 #if (CUDA_VERSION < 11030) || defined(USE_ROCM)  // expect: HG102
 inline void flush() {}
 #else
@@ -19,7 +19,8 @@ inline void legacy_flush() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDire
 inline void flags(cudaGraphExec_t exec, unsigned long long* f) { cudaGraphExecGetFlags(exec, f); }
 #endif
 
-// Uses nothing of the table: auto includes ROCm, as today (safe).
+// Uses nothing of the table, and ROCm takes it only as CUDA before 10.0 does: auto excludes
+// ROCm, as current CUDA (unsafe).
 #if (CUDA_VERSION < 10000) || defined(USE_ROCM)  // expect: HG102
 inline int old_toolkit() { return 1; }
 #endif

@@ -30,8 +30,8 @@ __device__ half fetch(const volatile half* ptr) {
 __device__ bool any_lane(int p) { return __any_sync(0xffffffffu, p); }
 #endif
 
-// §14.1: nothing the tables know (uint32_t is no API, §14.6), in the branch or in another under
-// its condition: today's outcome is kept, explicitly.
+// Nothing the tables know (uint32_t is no API, §14.6), in the branch or in another under its
+// condition; but ROCm takes it only as CUDA before 8.0 does: auto skips the old CUDA's stand-in.
 #if CUDA_VERSION < 8000  // expect: HG102
 typedef unsigned int uint32_t;
 #endif

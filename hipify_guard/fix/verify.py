@@ -12,6 +12,7 @@ leaves the rewrite unproven.
 from __future__ import annotations
 
 import bisect
+import copy
 import itertools
 import re
 from collections.abc import Sequence
@@ -217,10 +218,18 @@ def _pcpp_value(text: str, items: tuple[tuple[str, int | str], ...]) -> int | st
             preprocessor.define(f"{name} {'' if isinstance(value, str) else value}")
             preprocessor.hipify_guard_defined.append(name)
     try:
-        value, _ = preprocessor.evalexpr(preprocessor.tokenize(_for_pcpp(text, calls)))
+        tokens = [copy.copy(token) for token in _pcpp_tokens(text, tuple(sorted(calls.items())))]
+        value, _ = preprocessor.evalexpr(tokens)
     except Exception:  # noqa: BLE001 - pcpp reports every failure as an exception
         return "error"
     return int(value != 0)
+
+
+@lru_cache(maxsize=1024)
+def _pcpp_tokens(text: str, calls: tuple[tuple[str, int | str], ...]) -> tuple:
+    """pcpp's tokens of the expression, made once per expression (a sweep asks it under many
+    configurations); `evalexpr` rewrites the tokens it is given, so each evaluation gets copies."""
+    return tuple(_preprocessor().tokenize(_for_pcpp(text, dict(calls))))
 
 
 def _for_pcpp(text: str, calls: dict[str, int | str]) -> str:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..model.analysis import FileAnalysis
 from .job import CHECK, DIFF, FIX, Job
 from .build_scope import cuda_only_codes
+from .cuda_only_headers import HEADERS
+from ..walk.paths import project_root_of
 from .workspace import cuda_only_by_includes, with_header_facts
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -168,6 +170,8 @@ def _knowing_headers(job: Job, data: bytes, codes: tuple[str, ...]) -> tuple[Set
     them after the run."""
     if job.path == "-" or _knows_headers(job.settings):
         return job.settings, codes
+    if b"include" not in data and not job.path.endswith(HEADERS) and project_root_of(job.path) is None:
+        return job.settings, codes  # no header to read, no includers to ask, no project's switches
     from ..model.analysis import FileAnalysis
 
     file = FileAnalysis(job.filename, data, job.settings)

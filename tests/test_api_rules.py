@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import json
+from pathlib import Path
 
 import pytest
 from conftest import run_cli
 
 from hipify_guard.checks import CHECKS
 from hipify_guard.checks.api_mapping import guard_macros
+from hipify_guard.fix.auto_policy import CAUGHT_UP
 from hipify_guard.engine.lint import check
 from hipify_guard.model.analysis import FileAnalysis
 from hipify_guard.model.branch_apis import branch_apis
@@ -20,6 +23,8 @@ from hipify_guard.model.rocm_versions import EVERY, earliest
 from hipify_guard.model.settings import Policy, Settings
 
 NAMES = frozenset({b"cudaFoo", b"cudaBar", b"R", b"u8"})
+
+RULES = Path(__file__).resolve().parent.parent / "rules"
 
 
 def analysis(text: str, **settings) -> FileAnalysis:
@@ -331,8 +336,8 @@ def test_auto_names_what_the_table_cannot_judge() -> None:
     assert fix.expectation.rocm == "true" and fix.applicability == "unsafe"
     assert "(policy auto): the branch's code decides nothing (no CUDA or HIP API" in fix.message
     assert "ROCm skips it today only as old CUDA (before 11.0) does" in fix.message
-    assert fix.message.endswith("which ROCm takes like current CUDA; not in the tables, so not judged: "
-                                "`nvmlDeviceGetGpuFabricInfoV`")
+    assert fix.message.endswith("which ROCm takes like current CUDA (HIP has most of what CUDA added up to 11.4); "
+                                "not in the tables, so not judged: `nvmlDeviceGetGpuFabricInfoV`")
 
 
 def test_auto_excludes_rocm_for_an_api_hip_lacks() -> None:
@@ -455,6 +460,35 @@ def test_auto_excludes_inline_ptx() -> None:
     """§14.4: NVIDIA's assembly is the CUDA-only path."""
     fix = auto_fix('asm volatile("st.v2.u32 [%0], {%1, %2};" :: "l"(p), "r"(a), "r"(b))')
     assert fix.expectation.rocm == "false" and "holds inline PTX (`st.v2.u32`, line 2)" in fix.message
+
+
+def test_auto_direction_stops_at_what_hip_has_caught_up_with() -> None:
+    """A branch for CUDA 12.8 (PyTorch's green contexts) is new CUDA that HIP has not caught up
+    with: no evidence keeps ROCm out, as today. A workaround for CUDA before 12.0 without an
+    `#else` (rtp-llm's `volatile`) is still skipped: that sends ROCm into no new code."""
+    (finding,) = check(analysis("#if CUDA_VERSION >= 12080\nreturn make_context(device);\n#else\n"
+                                "fail(\"only CUDA 12.8+\");\n#endif\n", policy=Policy("auto")), ["HG101"])
+    assert finding.fix.expectation.rocm == "false" and "no evidence decides this branch" in finding.fix.message
+    (finding,) = check(analysis("#if CUDART_VERSION < 12000\nvolatile\n#endif\nint x;\n", policy=Policy("auto")),
+                       ["HG102"])
+    assert finding.fix.expectation.rocm == "false" and "the guard's version test decides" in finding.fix.message
+    (finding,) = check(analysis("#if CUDART_VERSION < 12000\nold();\n#else\nnew_api();\n#endif\n",
+                                policy=Policy("auto")), ["HG102"])  # excluding would send ROCm into CUDA 12 code
+    assert finding.fix.expectation.rocm == "true" and "no evidence decides this branch" in finding.fix.message
+
+
+def test_caught_up_is_what_hipifys_tables_say() -> None:
+    """CAUGHT_UP: the newest CUDA release of which HIP has at least half the runtime and driver
+    APIs it added, no release after it reaching half (rules/hipify_map.tsv)."""
+    added: dict[tuple[int, int], list[bool]] = {}
+    with open(RULES / "hipify_map.tsv", encoding="utf-8") as handle:
+        for row in csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"):
+            if row["library"] in ("CUDA Runtime API", "CUDA Driver API") and row["cuda_added"]:
+                release = tuple(int(part) for part in row["cuda_added"].split(".")[:2])
+                added.setdefault(release, []).append(bool(row["hip"]))
+    half = [release for release, has in sorted(added.items()) if 2 * sum(has) >= len(has)]
+    assert CAUGHT_UP == half[-1] == (11, 4)
+    assert all(2 * sum(has) < len(has) for release, has in added.items() if release > CAUGHT_UP)
 
 
 def test_auto_excludes_libcudacxx_names() -> None:

@@ -21,12 +21,13 @@ first evidence decides:
    name in its replacement list): include ROCm, the one way left that compiles there;
 5. nothing above, and the branch holds code: the same steps over the file's other branches
    under the very same condition (`_kin`), the rest of the feature that condition gates;
-6. nothing above, the branch includes no header, the `#else` ROCm would take instead is not
-   CUDA's only, and the guard's CUDA test tells old CUDA from new with ROCm on the old side
-   today (its CUDA macros are undefined): ROCm takes the path of
+6. nothing above, the branch includes no header, and the guard's CUDA test tells old CUDA from
+   new with ROCm on the old side today (its CUDA macros are undefined): ROCm takes the path of
    current CUDA, so a branch for old CUDA only (`CUDA_VERSION < 10020`) is excluded and a branch
-   for new CUDA (`CUDART_VERSION >= 9200`, the old path in its `#else`) included. This is
-   evidence of the guard, not of the code, and the message says so;
+   for new CUDA (`CUDART_VERSION >= 9200`, the old path in its `#else`) included; not where
+   that sends ROCm into code of a CUDA release newer than HIP has caught up with (`CAUGHT_UP`,
+   11.4), nor into an `#else` only CUDA compiles. This is evidence of the guard, not of the
+   code, and the message says so;
 7. nothing above (§14.1): no evidence is no decision; today's ROCm outcome is kept, made
    explicit as `preserve` makes it, and the message says so.
 
@@ -48,14 +49,19 @@ from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_ptx, libcudacxx, polyfill, stand_in,
                                      version_value)
 from ..model.code_tokens import define_bodies, segments, tokens
+from ..model.cuda_releases import OldCuda
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
 _SHOWN = 3  # names in a message before "and N more"
+# The newest CUDA release HIP has caught up with: in HIPIFY's tables (rules/hipify_map.tsv), HIP has
+# at least half of the runtime and driver APIs each CUDA release up to it added (11.4: 43 of 77),
+# and of no release after it (11.5: 0 of 53; 12.0: 35 of 156). tests/test_api_rules.py recomputes it.
+CAUGHT_UP = (11, 4)
 
 
 def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None], *,
-             feature: bool = True, old_cuda: str | None = None) -> Fix | None:
+             feature: bool = True, old_cuda: OldCuda | None = None) -> Fix | None:
     """The fix `--policy auto` chooses for an implicit guard whose ROCm outcome today is `today`;
     `preserve(reason)` is the preserve policy's fix, with the reason auto kept it. `feature=False`:
     the branch's own evidence only (steps 4 to 6 skipped), as the preserve check asks it.
@@ -77,29 +83,38 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     nothing = ("no CUDA or HIP API the tables or HIP's headers know, no inline PTX, no HIP declaration it "
                f"redefines or misuses{', in it or in the code of its feature' if kin is not None else ''}")
     if old_cuda is not None and feature and today in ("true", "false") and not _includes(file, arm):
-        instead = arm.following_else if today == "true" else None
-        if instead is None or cuda_only_evidence(file, instead) is None:  # the `#else` ROCm would take must compile
-            return _current_path(file, arm, today, old_cuda, nothing)
+        fix = _current_path(file, arm, today, old_cuda, nothing)
+        if fix is not _NO_EVIDENCE:
+            return fix
     return preserve(f"no evidence decides this branch ({nothing}), "
                     f"so today's ROCm outcome is kept{_unjudged(branch_apis(file), arm)}")
 
 
-def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: str, nothing: str) -> Fix | None:
+def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: OldCuda, nothing: str) -> object:
     """Step 6: the code names nothing that decides, but the guard's version test tells old CUDA
     from new and ROCm, with its CUDA macros undefined, is on the old side: a branch for old
     CUDA only is a workaround ROCm, like current CUDA, skips (`CUDA_VERSION < 10020`), and a
     branch for new CUDA is the current path ROCm takes (`CUDART_VERSION >= 9200`, whose `#else` is
-    the old CUDA's stand-in). Unsafe: it changes ROCm's outcome."""
+    the old CUDA's stand-in). Not where that sends ROCm into new CUDA's code (the branch, or the
+    `#else` it would take instead) of a release newer than HIP has caught up with (`CAUGHT_UP`),
+    nor into an `#else` only CUDA compiles. Unsafe: it changes ROCm's outcome. _NO_EVIDENCE when
+    the direction does not decide."""
+    instead = arm.following_else if today == "true" else None
+    if (today == "false" or instead is not None) and old_cuda.until > CAUGHT_UP:
+        return _NO_EVIDENCE
+    if instead is not None and cuda_only_evidence(file, instead) is not None:
+        return _NO_EVIDENCE
     rocm = _rocm_macro(file, arm)
     side = "takes" if today == "true" else "skips"
-    evidence = (f"the branch's code decides nothing ({nothing}), and ROCm {side} it today only as {old_cuda} "
+    evidence = (f"the branch's code decides nothing ({nothing}), and ROCm {side} it today only as {old_cuda.text} "
                 f"does, its CUDA macros being undefined; the guard's version test decides: ")
     if today == "true":
         return guard_fix(file, arm, EXCLUDE, applicability=UNSAFE,
                          message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {evidence}a branch for old "
                                  f"CUDA only is a workaround that ROCm, like current CUDA, skips{_unjudged(branch_apis(file), arm)}")
     return _include(file, arm, today, f"{evidence}the branch for new CUDA is the current path, which ROCm "
-                                      f"takes like current CUDA{_unjudged(branch_apis(file), arm)}")
+                                      f"takes like current CUDA (HIP has most of what CUDA added up to "
+                                      f"{CAUGHT_UP[0]}.{CAUGHT_UP[1]}){_unjudged(branch_apis(file), arm)}")
 
 
 _NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides

@@ -11,7 +11,7 @@ the last plausible major (`scales.MAX_MAJOR`), minors 0-9, is tried.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cpp.evaluator import EvalError, truth
 from ..cpp.groups import Arm
@@ -48,14 +48,21 @@ def releases_taking(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bo
     return _describe(chosen) if chosen else None
 
 
-def old_cuda_only(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> str | None:
-    """`old CUDA (before 9.2)` when the CUDA releases whose outcome ROCm has at `arm` today are
-    exactly the releases before some version (the guard tells old CUDA from new, and ROCm is on
-    the old side), else None."""
+class OldCuda(NamedTuple):
+    """ROCm's outcome at a guard is that of the CUDA releases before `until` only."""
+
+    text: str  # `old CUDA (before 9.2)`
+    until: Release  # the first release of the other side
+
+
+def old_cuda_only(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> OldCuda | None:
+    """The old CUDA releases whose outcome ROCm has at `arm` today, when they are exactly the
+    releases before some version (the guard tells old CUDA from new, and ROCm is on the old
+    side), else None."""
     chosen = _releases_like_rocm(file, arm, tests)
     if not chosen or len(chosen) == len(RELEASES) or chosen != list(RELEASES[:len(chosen)]):
         return None
-    return _describe(chosen)
+    return OldCuda(_describe(chosen), RELEASES[len(chosen)])
 
 
 def _releases_like_rocm(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> list[Release] | None:

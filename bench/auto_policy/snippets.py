@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Measure `--policy auto` on guards whose maintainers decided ROCm in the code as it stands.
+
+Usage:
+    python bench/auto_policy/snippets.py [--cases bench/auto_policy/pytorch] [--sources DIR]
+        [--tool hipify-guard] [--releases 6.0,6.2,6.4,7.0] [--report FILE] [-v]
+
+A case (a row of `cases.tsv`) is one guard of a project's current code that tests a CUDA version
+macro and the project's ROCm macro together (`#if defined(USE_ROCM) || CUDA_VERSION >= 11000`),
+with the same guard without its ROCm part (`#if CUDA_VERSION >= 11000`): the guard as it was
+before the maintainer decided, and the decision (`include`, `exclude`, `rocm-min=X.Y`) as the
+code says it. The files are not kept here (they are the projects' code): `--sources` holds them as
+`<owner>+<name>/<commit>/<path>`, the file at the row's commit (`note`), or its beginning up to
+past the guard's chain (GitHub serves each at
+https://raw.githubusercontent.com/<owner>/<name>/<commit>/<path>).
+
+For each case, the file with the guard's ROCm part removed is checked alone in an empty folder
+by the real tool (`check --no-cache --unsafe-fixes --policy auto`, then `--fix`): ROCm's macro is
+`USE_ROCM` and its version macro `ROCM_VERSION`, PyTorch's, and the ROCm model is PyTorch's hipify
+(`--models`), as PyTorch's own build has it. Then the chain's top-level skeleton (each arm's code
+replaced by a marker) is preprocessed by gcc twice, with the maintainer's directive and with the
+tool's, under a ROCm build (`USE_ROCM`, `__HIP_PLATFORM_AMD__`, `__HIPCC__`, `ROCM_VERSION`,
+`HIP_VERSION`, `TORCH_HIP_VERSION` of the release; no CUDA macro) at each release of the window.
+A case agrees when ROCm compiles the same arm at every release. No case is "undecidable": a
+removed ROCm part always leaves a guard whose taking or skipping is the decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+_ROCM_MACROS = ("-DUSE_ROCM=1", "-D__HIP_PLATFORM_AMD__=1", "-D__HIPCC__=1", "-D__HIP__=1")
+
+
+def logical_lines(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each logical line: backslash continuations joined."""
+    lines = text.split("\n")
+    result, number = [], 0
+    while number < len(lines):
+        first, line = number + 1, lines[number]
+        while line.endswith("\\") and number + 1 < len(lines):
+            number += 1
+            line = line[:-1] + " " + lines[number]
+        result.append((first, line))
+        number += 1
+    return result
+
+
+def skeleton(text: str, guard_line: int, directive: str) -> str:
+    """The chain's top-level directives, the guard's replaced by `directive`, each arm's code a
+    marker `ARM_k` (nested conditionals dropped)."""
+    out, depth, arm = [], 0, 0
+    for number, line in logical_lines(text):
+        match = _DIRECTIVE.match(line)
+        kind = match.group(1) if match else None
+        if kind in ("if", "ifdef", "ifndef"):
+            depth += 1
+            if depth > 1:
+                continue
+        elif kind == "endif":
+            depth -= 1
+            if depth > 0:
+                continue
+        elif kind in ("elif", "else"):
+            if depth > 1:
+                continue
+        else:
+            continue
+        out.append(directive if number == guard_line else line.split("//")[0])
+        if kind != "endif":
+            out.append(f"ARM_{arm}")
+            arm += 1
+    return "\n".join(out) + "\n"
+
+
+def rocm_arms(chain: str, release: tuple[int, int], gcc: str) -> str:
+    """The markers of the arms a ROCm build of `release` compiles."""
+    major, minor = release
+    defines = [*_ROCM_MACROS, f"-DROCM_VERSION={major * 10000 + minor * 100}",
+               f"-DHIP_VERSION={major * 10_000_000 + minor * 100_000}", f"-DTORCH_HIP_VERSION={major * 100 + minor}",
+               f"-DHIP_VERSION_MAJOR={major}", f"-DHIP_VERSION_MINOR={minor}"]
+    done = subprocess.run([gcc, "-E", "-P", "-x", "c", *defines, "-"], input=chain, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip().splitlines()[0] if done.stderr.strip() else "gcc failed")
+    return ",".join(re.findall(r"ARM_\d+", done.stdout)) or "none"
+
+
+def without_rocm(text: str, line: int, original: str, stripped: str) -> str:
+    """The file with the guard at `line` (its logical line, which must read `original`) replaced
+    by `stripped`; a continued directive keeps its line count (blank lines after it)."""
+    lines = text.split("\n")
+    for number, logical in logical_lines(text):
+        if number == line:
+            if re.sub(r"\s+", "", logical.split("//")[0]) != re.sub(r"\s+", "", original):
+                raise RuntimeError(f"line {line} is not the maintainer's guard: {logical.strip()[:80]}")
+            count = _physical_count(lines, line)
+            lines[line - 1:line - 1 + count] = [stripped] + [""] * (count - 1)
+            return "\n".join(lines)
+    raise RuntimeError(f"the file has no line {line}")
+
+
+def _physical_count(lines: list[str], line: int) -> int:
+    """How many physical lines the logical line starting at `line` (1-based) spans."""
+    count = 1
+    while lines[line - 2 + count].endswith("\\") and line - 1 + count < len(lines):
+        count += 1
+    return count
+
+
+def chain_from(text: str, line: int) -> str:
+    """The conditional chain that starts at `line` (1-based), through its `#endif`."""
+    lines = text.split("\n")
+    depth, index = 0, line - 1
+    while index < len(lines):
+        count = _physical_count(lines, index + 1)
+        match = _DIRECTIVE.match(" ".join(lines[index:index + count]))
+        kind = match.group(1) if match else None
+        depth += kind in ("if", "ifdef", "ifndef")
+        depth -= kind == "endif"
+        index += count
+        if depth == 0:
+            return "\n".join(lines[line - 1:index]) + "\n"
+    raise RuntimeError("the guard's chain has no #endif in the file")
+
+
+def run_tool(tool: str, text: str, name: str, line: int, models: str) -> tuple[str, str]:
+    """The tool's message at the guard (or what it said instead) and the fixed guard's directive;
+    `name`: the file's name; `models`: the configuration's ROCm models ("" for the tool's default)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        base = [tool, "check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--select", "HG101,HG102,HG103"]
+        if models:
+            config = os.path.join(folder, "hipify-guard.toml")
+            with open(config, "w", encoding="utf-8") as handle:
+                handle.write(f"models = {json.dumps(models.split(','))}\n")
+            base += ["--config", config]
+        report = subprocess.run([*base, "--output-format", "json", path], capture_output=True, text=True, cwd=folder)
+        findings = [item for item in json.loads(report.stdout or "[]") if item["location"]["row"] == line]
+        message = "; ".join(f"{item['code']}: {(item.get('fix') or {}).get('message') or item['message']}"
+                            for item in findings) or "no finding at the guard"
+        subprocess.run([*base, "-q", "--fix", path], capture_output=True, cwd=folder)
+        with open(path, encoding="utf-8") as handle:
+            fixed = dict(logical_lines(handle.read())).get(line, "")
+    return message, fixed.split("//")[0].strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", default=os.path.join(HERE, "pytorch"))
+    parser.add_argument("--sources", default="/tmp/hg-pytorch-sources",
+                        help="the cases' files, as <owner>+<name>/<commit>/<path>")
+    parser.add_argument("--tool", default=shutil.which("hipify-guard") or "hipify-guard")
+    parser.add_argument("--gcc", default="gcc")
+    parser.add_argument("--releases", default="6.0,6.2,6.4,7.0")
+    parser.add_argument("--models", default="torch-hipify",
+                        help="the ROCm models the project's build has (PyTorch's code: its hipify; '' for the default)")
+    parser.add_argument("--report", help="write the per-case report (TSV) here")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print agreeing cases too")
+    args = parser.parse_args()
+    releases = [tuple(int(part) for part in text.split(".")) for text in args.releases.split(",")]
+    with open(os.path.join(args.cases, "cases.tsv"), encoding="utf-8") as handle:
+        cases = list(csv.DictReader(handle, delimiter="\t"))
+    counts: Counter[str] = Counter()
+    rows = []
+    for case in cases:
+        try:
+            source = os.path.join(args.sources, case["repo"].replace("/", "+"), re.match(r"[0-9a-f]{40}", case["note"]).group(), case["path"])
+            with open(source, encoding="utf-8", newline="") as handle:
+                original = handle.read()
+            line = int(case["line"])
+            text = without_rocm(original, line, case["original_directive"], case["stripped_directive"])
+            message, fixed = run_tool(args.tool, text, os.path.basename(case["path"]), line, args.models)
+            chain = chain_from(text, line)
+            maintainer = [rocm_arms(skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
+            tool = [rocm_arms(skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
+            verdict = "agree" if maintainer == tool else "disagree"
+        except (RuntimeError, OSError, json.JSONDecodeError) as error:
+            verdict, message, fixed, maintainer, tool = "error", str(error), "", [], []
+        counts[verdict] += 1
+        rows.append((case["id"], verdict, case["decision"], fixed, message))
+        if verdict != "agree" or args.verbose:
+            print(f"{verdict.upper()} {case['id']} {case['path']}:{case['line']} (maintainer: {case['decision']})")
+            print(f"    maintainer: {case['original_directive']}\n    tool: {fixed}\n    {message}")
+            for release, mine, theirs in zip(releases, maintainer, tool):
+                print(f"    ROCm {release[0]}.{release[1]}: maintainer {mine}, tool {theirs}")
+            print()
+    decided = counts["agree"] + counts["disagree"]
+    print(f"{len(cases)} cases; agree {counts['agree']}; disagree {counts['disagree']}; errors {counts['error']}"
+          + (f"; agreement {counts['agree'] / decided:.1%}" if decided else ""))
+    if args.report:
+        with open(args.report, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+            writer.writerow(("id", "verdict", "maintainer", "tool_line", "tool_message"))
+            writer.writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

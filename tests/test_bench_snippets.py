@@ -1,0 +1,69 @@
+"""bench/auto_policy/snippets.py on made-up cases: the real tool, gcc, files read from --sources."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+SOURCE = """\
+#include <cuda_runtime.h>
+int f() {
+#if defined(USE_ROCM) || CUDART_VERSION >= 9020
+  return 0;
+#else
+  return 1;
+#endif
+}
+void g(cudaStream_t s) {
+#if !defined(USE_ROCM) && \\
+    CUDA_VERSION >= 11030
+  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                     cudaFlushGPUDirectRDMAWritesToOwner);
+#endif
+}
+#if CUDA_VERSION >= 12000 || (defined(USE_ROCM) && ROCM_VERSION >= 70000)
+int h() { return 2; }
+#endif
+"""
+ROWS = [
+    ("001", "3", "#if defined(USE_ROCM) || CUDART_VERSION >= 9020", "#if CUDART_VERSION >= 9020", "include"),
+    ("002", "10", "#if !defined(USE_ROCM) && CUDA_VERSION >= 11030", "#if CUDA_VERSION >= 11030", "exclude"),
+    ("003", "16", "#if CUDA_VERSION >= 12000 || (defined(USE_ROCM) && ROCM_VERSION >= 70000)",
+     "#if CUDA_VERSION >= 12000", "rocm-min=7.0"),
+    ("004", "5", "#if CUDA_VERSION >= 1", "#if CUDA_VERSION >= 1", "include"),  # not the guard's line
+]
+
+
+def test_snippets_compares_the_branch_rocm_compiles(tmp_path: Path) -> None:
+    source = tmp_path / "sources" / "someone+project" / COMMIT / "src" / "a.cu"
+    source.parent.mkdir(parents=True)
+    source.write_text(SOURCE, encoding="utf-8")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    header = "id\trepo\tpath\tline\toriginal_directive\tstripped_directive\tdecision\tnote\n"
+    (cases / "cases.tsv").write_text(header + "".join(
+        f"{ident}\tsomeone/project\tsrc/a.cu\t{line}\t{original}\t{stripped}\t{decision}\t{COMMIT}\n"
+        for ident, line, original, stripped, decision in ROWS), encoding="utf-8")
+    tool = Path(sys.executable).parent / "hipify-guard"
+    report = tmp_path / "report.tsv"
+    done = subprocess.run([sys.executable, str(ROOT / "bench/auto_policy/snippets.py"), "--cases", str(cases),
+                           "--sources", str(tmp_path / "sources"), "--tool", str(tool), "--report", str(report)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    verdicts = {row.split("\t")[0]: row.split("\t")[1] for row in report.read_text().splitlines()[1:]}
+    # 001: no evidence, ROCm on the old side of 9.2: auto includes, as the maintainer did.
+    # 002: an API HIP lacks (the continued guard is replaced whole): auto excludes.
+    # 003: no evidence for CUDA 12.0 (newer than HIP has caught up with): today's exclusion, not 7.0.
+    # 004: line 5 is not the maintainer's directive: an error, not a verdict.
+    assert verdicts == {"001": "agree", "002": "agree", "003": "disagree", "004": "error"}, done.stdout
+    assert "maintainer ARM_0, tool none" in done.stdout and "line 5 is not the maintainer's guard" in done.stdout
+    assert "4 cases; agree 2; disagree 1; errors 1" in done.stdout
+    assert source.read_text(encoding="utf-8") == SOURCE  # the source is read, never rewritten

@@ -378,7 +378,7 @@ def test_auto_without_evidence_in_the_code_follows_current_cuda(condition: str, 
     """Step 6: no evidence in the code, but the test tells old CUDA from new and ROCm is on the
     old side: ROCm takes the path of current CUDA (rccl's `#if CUDART_VERSION >= 9200 / #define
     NCCL_GROUP_CUDA_STREAM 0 / #else ... 1`, mmcv's `#if CUDA_VERSION < 10020` turning an op off)."""
-    source = f"#if {condition}\n#define GROUP_STREAM 0\n#else\n#define GROUP_STREAM 1\n#endif\n"
+    source = f"#if {condition}\n#define GROUP_STREAM 0\n#else\n#define GROUP_STREAM 1\n#endif\nint s = GROUP_STREAM;\n"
     (finding,) = check(analysis(source, policy=Policy("auto")), [rule])
     fix = finding.fix
     assert fix.expectation.rocm == rocm and fix.applicability == "unsafe"
@@ -475,6 +475,24 @@ def test_auto_direction_stops_at_what_hip_has_caught_up_with() -> None:
     (finding,) = check(analysis("#if CUDART_VERSION < 12000\nold();\n#else\nnew_api();\n#endif\n",
                                 policy=Policy("auto")), ["HG102"])  # excluding would send ROCm into CUDA 12 code
     assert finding.fix.expectation.rocm == "true" and "no evidence decides this branch" in finding.fix.message
+
+
+def test_auto_direction_follows_flags_to_the_code_they_gate() -> None:
+    """A branch that only defines a capability flag is decided by what the flag switches on:
+    flashinfer's `FLASHINFER_CP_ASYNC_ENABLED` (and cutlass' `..._SUPPORTED` -> `..._ENABLED`)
+    gate inline PTX, so ROCm stays out; a flag the file never reads is judged where it is read."""
+    ptx = ("#if (__CUDACC_VER_MAJOR__ >= 11)\n#define CP_ASYNC_SUPPORTED 1\n#endif\n"
+           "#if defined(CP_ASYNC_SUPPORTED)\n#if __CUDA_ARCH__ >= 800\n#define CP_ASYNC_ENABLED\n#endif\n#endif\n"
+           "__device__ void copy(void* s) {\n#ifdef CP_ASYNC_ENABLED\n"
+           '  asm volatile("cp.async.commit_group;\\n" ::);\n#else\n  *(int*)s = 0;\n#endif\n}\n')
+    (finding,) = check(analysis(ptx, policy=Policy("auto")), ["HG101"])
+    assert finding.fix.expectation.rocm == "false" and "no evidence decides this branch" in finding.fix.message
+    unread = "#if CUDA_VERSION >= 9020\n#define GROUP_POLICY_SUPPORTED\n#endif\n"
+    (finding,) = check(analysis(unread, policy=Policy("auto")), ["HG101"])
+    assert finding.fix.expectation.rocm == "false" and "no evidence decides this branch" in finding.fix.message
+    plain = ptx.replace('asm volatile("cp.async.commit_group;\\n" ::);', "*(int*)s = 1;")
+    (finding,) = check(analysis(plain, policy=Policy("auto")), ["HG101"])
+    assert finding.fix.expectation.rocm == "true" and "the guard's version test decides" in finding.fix.message
 
 
 def test_caught_up_is_what_hipifys_tables_say() -> None:

@@ -48,7 +48,7 @@ from ..model.api_knowledge import is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_ptx, libcudacxx, polyfill, stand_in,
                                      version_value)
-from ..model.code_tokens import define_bodies, segments, tokens
+from ..model.code_tokens import define_bodies, define_head, segments, tokens
 from ..model.cuda_releases import OldCuda
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -104,6 +104,8 @@ def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: OldCuda, n
         return _NO_EVIDENCE
     if instead is not None and cuda_only_evidence(file, instead) is not None:
         return _NO_EVIDENCE
+    if _flags_only(file, arm) and not _flags_gate_rocm_code(file, arm):
+        return _NO_EVIDENCE
     rocm = _rocm_macro(file, arm)
     side = "takes" if today == "true" else "skips"
     evidence = (f"the branch's code decides nothing ({nothing}), and ROCm {side} it today only as {old_cuda.text} "
@@ -118,6 +120,58 @@ def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: OldCuda, n
 
 
 _NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides
+_FOLLOWED = 3  # how many times a flag's gated `#define`s are followed to the code they gate
+
+
+def _flags_only(file: FileAnalysis, arm: Arm) -> bool:
+    """Whether the arm's group, nested arms included, holds `#define`s and no code (a capability
+    flag such as `#define FLASHINFER_CP_ASYNC_ENABLED`)."""
+    index = file.kept(_Conditions, lambda: _Conditions(file))
+    members = [arm, *branch_apis(file).nested_with_code(arm)]
+    return not any(index.holds_code(member) for member in members)
+
+
+def _flags_gate_rocm_code(file: FileAnalysis, arm: Arm) -> bool:
+    """Whether the macros a flags-only group defines are used elsewhere in the file, and none of
+    the code they gate (followed through the `#define`s of the groups they gate, `_FOLLOWED`
+    times) is CUDA's only: a flag that switches on inline PTX (flashinfer's
+    `FLASHINFER_CP_ASYNC_ENABLED`, cutlass' `CUTLASS_ARCH_MMA_SM70_SUPPORTED` -> `..._ENABLED` ->
+    `mma.sync`) is the CUDA-only path, and a flag the file never reads is judged where it is read."""
+    data = file.data
+    names = _defined_names(file, arm)
+    seen: set[bytes] = set()
+    for _ in range(_FOLLOWED):
+        names = [name for name in names if name not in seen]
+        if not names:
+            return True
+        seen.update(names)
+        gated: list[Arm] = []
+        for name in names:
+            word = re.compile(rb"\b" + re.escape(name) + rb"\b")
+            users = [other for other in file.arms if other is not arm and other.directive.kind != "else"
+                     and word.search(data, *other.directive.argument)]
+            if not users and not _read_in_code(file, word, name):
+                return False  # read nowhere here: the file that reads it decides
+            gated += users
+        if any(cuda_only_evidence(file, user) is not None for user in gated):
+            return False
+        names = [name for user in gated for name in _defined_names(file, user)]
+    return True
+
+
+def _defined_names(file: FileAnalysis, arm: Arm) -> list[bytes]:
+    """The macros the `#define`s of the arm's group (nested arms included) define."""
+    data = file.data
+    return [head[0] for directive in file.scan.between(arm.directive.end, group_end(arm, len(data)))
+            if directive.kind == "define" and (head := define_head(data, directive)) is not None]
+
+
+def _read_in_code(file: FileAnalysis, word: re.Pattern[bytes], name: bytes) -> bool:
+    """Whether `name` appears in the file outside the directives that define or undefine it."""
+    data = file.data
+    own = [(directive.hash, directive.end) for directive in file.scan.directives
+           if directive.kind in ("define", "undef") and data[slice(*directive.argument)].split(b"(")[0].split()[:1] == [name]]
+    return any(not any(start <= match.start() < end for start, end in own) for match in word.finditer(data))
 
 
 def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool) -> object:

@@ -42,6 +42,7 @@ __device__ half zero_half() {
 #else
 #define GROUP_STREAM 1
 #endif
+static const int group_stream = GROUP_STREAM;
 
 void release(cusparseSolveAnalysisInfo_t info) {
   cusparseCreateSolveAnalysisInfo(&info);

@@ -520,6 +520,9 @@ def test_auto_excludes_libcudacxx_names() -> None:
     torch = source.replace("cuda::maximum<>", "decltype(at::cuda::getCurrentCUDAStream())")
     (finding,) = check(analysis(torch, policy=Policy("auto")), ["HG101"])
     assert "libcu++" not in finding.fix.message
+    everywhere = "cuda::std::optional<int> chosen;\n" + source  # the whole file needs libcu++ anyway
+    (finding,) = check(analysis(everywhere, policy=Policy("auto")), ["HG101"])
+    assert "libcu++" not in finding.fix.message
 
 
 def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() -> None:

@@ -18,7 +18,8 @@ with its offset and a phrase for the fix message, or None:
   `CUDA_VERSION`) where no ROCm model defines it: the code does not compile there.
 - `libcudacxx`: a name of libcu++'s `cuda::` namespace (`cuda::maximum<>`, `cuda::std::span`):
   CCCL's library, which HIP's headers do not have (ROCm's libhipcxx, an opt-in library, is not
-  assumed unless the file names it). `at::cuda::` and other nested `cuda` namespaces do not count.
+  assumed unless the file names it). `at::cuda::` and other nested `cuda` namespaces do not count,
+  nor does any use in a file that uses such a name outside every conditional group.
 - `cuda_form`: an argument or member the branch chooses that HIP's declarations do not take
   (`hip_signatures`, read by libclang from the vendored headers): a `cudaMemLocation` passed where
   `hipMemAdvise` takes an `int` device, `.x` of a `half` whose HIP `__half` has no public `x` (§14.5).
@@ -114,20 +115,27 @@ _LIBHIPCXX = (b"libhipcxx", b"hip::std", b"<hip/std/")
 
 def libcudacxx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | None:
     """The first name in the top-level `cuda::` namespace (module doc), unless the file names
-    libhipcxx or defines a `cuda` namespace of its own."""
+    libhipcxx, defines a `cuda` namespace of its own, or uses such a name outside every
+    conditional group (then the whole file needs libcu++, and the branch is not what does)."""
     data = file.data
     if any(marker in data for marker in _LIBHIPCXX) or re.search(rb"\bnamespace\s+cuda\b", data):
         return None
-    for start, end in ranges:
-        for offset, _ in identifiers(data, start, end, _CUDA):
-            if data[max(0, offset - 64):offset].rstrip().endswith(b":"):
-                continue  # `at::cuda::`, `c10::cuda::`: a namespace of the project or of PyTorch
-            tail = _NAMESPACE_TAIL.match(data, offset + 4)
-            if tail is not None:
-                name = b"cuda::" + re.sub(rb"\s+", b"", tail.group(1))
-                return Evidence(offset, f"uses `{name.decode('latin-1')}` of libcu++ (line {file.lines.line_of(offset)}), "
-                                        "which HIP's headers do not declare")
-    return None
+    found = [use for start, end in ranges for use in _libcudacxx_names(data, start, end)]
+    if not found or any(file.tree.enclosing(offset) is None for offset, _ in _libcudacxx_names(data, 0, len(data))):
+        return None
+    offset, name = found[0]
+    return Evidence(offset, f"uses `{name}` of libcu++ (line {file.lines.line_of(offset)}), which HIP's headers do "
+                            "not declare")
+
+
+def _libcudacxx_names(data: bytes, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """(offset, `cuda::name`) of each name of the top-level `cuda::` namespace in data[start:end]."""
+    for offset, _ in identifiers(data, start, end, _CUDA):
+        if data[max(0, offset - 64):offset].rstrip().endswith(b":"):
+            continue  # `at::cuda::`, `c10::cuda::`: a namespace of the project or of PyTorch
+        tail = _NAMESPACE_TAIL.match(data, offset + 4)
+        if tail is not None:
+            yield offset, "cuda::" + re.sub(rb"\s+", b"", tail.group(1)).decode("latin-1")
 
 
 def _undefined(platform: Platform, name: str) -> bool:

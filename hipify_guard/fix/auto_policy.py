@@ -104,7 +104,7 @@ def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: OldCuda, n
         return _NO_EVIDENCE
     if instead is not None and cuda_only_evidence(file, instead) is not None:
         return _NO_EVIDENCE
-    if _flags_only(file, arm) and not _flags_gate_rocm_code(file, arm):
+    if _flags_only(file, arm) and not _flags_read_and_portable(file, arm):
         return _NO_EVIDENCE
     rocm = _rocm_macro(file, arm)
     side = "takes" if today == "true" else "skips"
@@ -121,6 +121,7 @@ def _current_path(file: FileAnalysis, arm: Arm, today: str, old_cuda: OldCuda, n
 
 _NO_EVIDENCE = object()  # what `_decide` returns when nothing in the code decides
 _FOLLOWED = 3  # how many times a flag's gated `#define`s are followed to the code they gate
+_MACRO = re.compile(rb"\s*([A-Za-z_]\w*)")  # the macro a `#define` or `#undef` names
 
 
 def _flags_only(file: FileAnalysis, arm: Arm) -> bool:
@@ -131,7 +132,7 @@ def _flags_only(file: FileAnalysis, arm: Arm) -> bool:
     return not any(index.holds_code(member) for member in members)
 
 
-def _flags_gate_rocm_code(file: FileAnalysis, arm: Arm) -> bool:
+def _flags_read_and_portable(file: FileAnalysis, arm: Arm) -> bool:
     """Whether the macros a flags-only group defines are used elsewhere in the file, and none of
     the code they gate (followed through the `#define`s of the groups they gate, `_FOLLOWED`
     times) is CUDA's only: a flag that switches on inline PTX (flashinfer's
@@ -170,7 +171,8 @@ def _read_in_code(file: FileAnalysis, word: re.Pattern[bytes], name: bytes) -> b
     """Whether `name` appears in the file outside the directives that define or undefine it."""
     data = file.data
     own = [(directive.hash, directive.end) for directive in file.scan.directives
-           if directive.kind in ("define", "undef") and data[slice(*directive.argument)].split(b"(")[0].split()[:1] == [name]]
+           if directive.kind in ("define", "undef") and (macro := _MACRO.match(data, directive.argument[0]))
+           and macro.group(1) == name]
     return any(not any(start <= match.start() < end for start, end in own) for match in word.finditer(data))
 
 

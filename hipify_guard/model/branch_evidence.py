@@ -118,14 +118,21 @@ def libcudacxx(file: FileAnalysis, ranges: list[tuple[int, int]]) -> Evidence | 
     libhipcxx, defines a `cuda` namespace of its own, or uses such a name outside every
     conditional group (then the whole file needs libcu++, and the branch is not what does)."""
     data = file.data
-    if any(marker in data for marker in _LIBHIPCXX) or re.search(rb"\bnamespace\s+cuda\b", data):
+    found = next((use for start, end in ranges for use in _libcudacxx_names(data, start, end)), None)
+    if found is None or not file.kept(_libcudacxx_counts, lambda: _libcudacxx_counts(file)):
         return None
-    found = [use for start, end in ranges for use in _libcudacxx_names(data, start, end)]
-    if not found or any(file.tree.enclosing(offset) is None for offset, _ in _libcudacxx_names(data, 0, len(data))):
-        return None
-    offset, name = found[0]
+    offset, name = found
     return Evidence(offset, f"uses `{name}` of libcu++ (line {file.lines.line_of(offset)}), which HIP's headers do "
                             "not declare")
+
+
+def _libcudacxx_counts(file: FileAnalysis) -> bool:
+    """Whether a libcu++ name in one of the file's branches says anything (see `libcudacxx`);
+    read once per file."""
+    data = file.data
+    if any(marker in data for marker in _LIBHIPCXX) or re.search(rb"\bnamespace\s+cuda\b", data):
+        return False
+    return all(file.tree.enclosing(offset) is not None for offset, _ in _libcudacxx_names(data, 0, len(data)))
 
 
 def _libcudacxx_names(data: bytes, start: int, end: int) -> Iterator[tuple[int, str]]:

@@ -66,7 +66,13 @@ def old_cuda_only(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool
 
 
 def _releases_like_rocm(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> list[Release] | None:
-    """The releases, in order, whose outcome at `arm` is ROCm's (see `releases_taking`), or None."""
+    """The releases, in order, whose outcome at `arm` is ROCm's (see `releases_taking`), or None;
+    found once per arm (its tests are the arm's own: a finding's message and its auto fix ask)."""
+    return file.kept((_releases_like_rocm, arm.directive.hash), lambda: _sweep_releases(file, arm, tests))
+
+
+def _sweep_releases(file: FileAnalysis, arm: Arm, tests: Sequence[tuple[Node, bool | None]]) -> list[Release] | None:
+    """What `_releases_like_rocm` finds, trying every release."""
     if not tests or any(value is None for _, value in tests) or any(
             isinstance(item, (Identifier, Defined)) and item.name not in _MACROS for test, _ in tests for item in walk(test)):
         return None

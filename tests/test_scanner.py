@@ -62,6 +62,31 @@ def test_trailing_block_comment_is_not_part_of_the_argument() -> None:
     assert rows(b"#if A /* why */\n") == [("if", b"A")]
 
 
+def test_a_run_of_comment_lines_lists_each_comment_and_keeps_the_directive_after_it() -> None:
+    data = b"// one\n  // two #if X\n\t// three\n#if A // four\n// five \\\n#if B\n#endif\n"
+    found = scan(data)
+    assert [data[start:end] for start, end in found.comments] == [
+        b"// one", b"// two #if X", b"// three", b"// four", b"// five \\\n#if B"]
+    assert rows(data) == [("if", b"A"), ("endif", b"")]
+
+
+@given(st.lists(st.sampled_from([b"// c", b"  // c #if X", b"//", b"// c \\", b"#if A // c", b"#endif",
+                                 b"x; // c", b"/* c */", b""]), max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_comment_runs_scan_as_line_by_line(lines: list[bytes]) -> None:
+    """LF data skips runs of comment lines in one match; CRLF data takes them one by one: both
+    must find the same comments and directives, line for line."""
+    lf = b"\n".join(lines) + b"\n"
+    crlf = lf.replace(b"\n", b"\r\n")
+    one, other = scan(lf), scan(crlf)
+
+    def lines_of(data: bytes, spans) -> list[bytes]:
+        return [data[start:end].replace(b"\r\n", b"\n") for start, end in spans]
+    assert lines_of(lf, one.comments) == lines_of(crlf, other.comments)
+    assert [(d.kind, lf[slice(*d.argument)]) for d in one.directives] == [
+        (d.kind, crlf[slice(*d.argument)].replace(b"\r\n", b"\n")) for d in other.directives]
+
+
 @pytest.mark.parametrize("data", [
     b"/* c */ #if A\n#endif\n",
     b"/* a */ /* b */ # if A\n#endif\n",

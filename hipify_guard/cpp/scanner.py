@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -41,6 +42,11 @@ _BODY_TOKEN = re.compile(
     rb"|[\\/]"  # a lone backslash or slash
 )
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
+# Consecutive lines that hold only a plain `//` comment (no backslash: no continuation), each
+# ending at LF: skipped in one match, their comments listed by `_PLAIN_COMMENT` (1 MB of them
+# took 0.4 s comment by comment).
+_COMMENT_LINES = re.compile(rb"//[^\n\\]*\n(?:[ \t]*//[^\n\\]*\n)*")
+_PLAIN_COMMENT = re.compile(rb"//[^\n]*")
 _BLANKS = re.compile(rb"(?:[ \t\f\v]|\\(?:\r\n|\n|\r))*")
 _IDENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 
@@ -81,8 +87,11 @@ class Scan(NamedTuple):
         return directives[first:bisect_left(directives, end, lo=first, key=attrgetter("hash"))]
 
 
+@lru_cache(maxsize=1)
 def scan(data: bytes) -> Scan:
-    """Return every directive of `data` and the lexical problems met on the way."""
+    """Return every directive of `data` and the lexical problems met on the way (the last
+    bytes scanned are answered again: a fix's proof scans the new bytes, then the next round's
+    analysis of them does)."""
     return _Scanner(data).run()
 
 
@@ -117,7 +126,7 @@ class _Scanner:
                 if _at_line_start(data, start, self.floor):
                     return self._after_leading_comments(start)
                 return self._block_comment(start)
-            return self._line_comment(start)
+            return self._comment_lines(start)
         if lead == 0x22:  # '"'
             prefix = _raw_prefix(data, start, searched_from)
             opening = _RAW_OPENING.match(data, start) if prefix >= 0 else None
@@ -145,6 +154,15 @@ class _Scanner:
         end = _lf_comment_end(self.data, start) if self.lf_only else _line_comment_end(self.data, start)
         self.comments.append((start, end))
         return end
+
+    def _comment_lines(self, start: int) -> int:
+        """Skip the `//` comment at `start` and the lines after it that hold only such comments
+        (outside directives: there a comment ends the directive's line)."""
+        lines = _COMMENT_LINES.match(self.data, start) if self.lf_only else None
+        if lines is None:
+            return self._line_comment(start)
+        self.comments.extend(comment.span() for comment in _PLAIN_COMMENT.finditer(self.data, start, lines.end()))
+        return lines.end()
 
     def _after_leading_comments(self, start: int) -> int:
         """Skip comments that begin a line; a `#` after them still starts a directive."""

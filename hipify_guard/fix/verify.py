@@ -12,7 +12,6 @@ leaves the rewrite unproven.
 from __future__ import annotations
 
 import bisect
-import copy
 import itertools
 import re
 from collections.abc import Sequence
@@ -209,16 +208,16 @@ def pcpp_value(text: str, config: dict[str, int | str]) -> int | str:
 def _pcpp_value(text: str, items: tuple[tuple[str, int | str], ...]) -> int | str:
     config = dict(items)
     preprocessor = _preprocessor()
-    for name in list(preprocessor.hipify_guard_defined):
-        preprocessor.undef(name)
+    for name in preprocessor.hipify_guard_defined:
+        preprocessor.macros.pop(name, None)  # (what `undef` does, without tokenizing the name)
     preprocessor.hipify_guard_defined.clear()
     calls = {key: value for key, value in config.items() if "(" in key}
     for name, value in config.items():
         if name not in calls:
-            preprocessor.define(f"{name} {'' if isinstance(value, str) else value}")
+            preprocessor.define(list(_definition_tokens(name, value)))
             preprocessor.hipify_guard_defined.append(name)
     try:
-        tokens = [copy.copy(token) for token in _pcpp_tokens(text, tuple(sorted(calls.items())))]
+        tokens = [_copied(token) for token in _pcpp_tokens(text, tuple(sorted(calls.items())))]
         value, _ = preprocessor.evalexpr(tokens)
     except Exception:  # noqa: BLE001 - pcpp reports every failure as an exception
         return "error"
@@ -226,10 +225,25 @@ def _pcpp_value(text: str, items: tuple[tuple[str, int | str], ...]) -> int | st
 
 
 @lru_cache(maxsize=1024)
+def _definition_tokens(name: str, value: int | str) -> tuple:
+    """pcpp's tokens of `#define name value` (a string value: defined empty), made once (`define`
+    copies the tokens it is given)."""
+    return tuple(_preprocessor().tokenize(f"{name} {'' if isinstance(value, str) else value}"))
+
+
+@lru_cache(maxsize=1024)
 def _pcpp_tokens(text: str, calls: tuple[tuple[str, int | str], ...]) -> tuple:
     """pcpp's tokens of the expression, made once per expression (a sweep asks it under many
     configurations); `evalexpr` rewrites the tokens it is given, so each evaluation gets copies."""
     return tuple(_preprocessor().tokenize(_for_pcpp(text, dict(calls))))
+
+
+def _copied(token: object) -> object:
+    """A copy of a pcpp token (a plain object: its attributes are all there is; `copy.copy`
+    through `__reduce_ex__` took a sixth of a fix run's proofs)."""
+    twin = object.__new__(type(token))
+    twin.__dict__.update(token.__dict__)
+    return twin
 
 
 def _for_pcpp(text: str, calls: dict[str, int | str]) -> str:

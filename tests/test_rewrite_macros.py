@@ -233,3 +233,21 @@ def test_the_hip_header_lists_match_the_vendored_headers() -> None:
     top = {name for name in closure(refusing) if "/amd_detail/" not in name}
     assert top == set(PLATFORM_HEADERS)
     assert {name for name in closure({"hip/hip_version.h"}) if "/amd_detail/" not in name} == set(VERSION_HEADERS)
+
+
+def test_auto_includes_rocm_where_no_version_macro_can_test_the_apis_release(tmp_path: Path) -> None:
+    """magma (MAGMA_HAVE_HIP, no ROCm version macro): a branch for CUDA 11 that calls an API HIP
+    added in 1.9.2 cannot be written `ROCM_VERSION >= 10902`; auto includes ROCm and says why,
+    as magma's maintainers did (`#if CUDA_VERSION >= 11000 || defined(MAGMA_HAVE_HIP)`), instead
+    of leaving the finding without a fix and without a word."""
+    cmake = ("if(MAGMA_ENABLE_HIP)\n  add_compile_definitions(MAGMA_HAVE_HIP)\n  add_library(m src/ilu.cpp)\n"
+             "else()\n  add_compile_definitions(MAGMA_HAVE_CUDA)\n  add_library(m src/ilu.cpp)\nendif()\n")
+    source = ("#ifdef MAGMA_HAVE_HIP\n#include <hip/hip_runtime.h>\n#endif\n"
+              "#if CUDA_VERSION >= 11000\ncsrilu02Info_t info = NULL;\n#endif\n")
+    root = git_project(tmp_path, {"CMakeLists.txt": cmake, "src/ilu.cpp": source})
+    assert _diff(root, "--unsafe-fixes", "--policy", "auto") == "+#if (CUDA_VERSION >= 11000) || defined(MAGMA_HAVE_HIP)"
+    (finding,) = run_cli("check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--output-format", "json",
+                         "src/ilu.cpp", cwd=root).json()
+    assert "`csrilu02Info_t`, added in HIP 1.9.2" in finding["fix"]["message"]
+    assert "no ROCm version macro is certain" in finding["fix"]["message"]
+    assert "set `rocm-version-macro`" in finding["fix"]["message"]

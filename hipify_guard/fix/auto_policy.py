@@ -213,11 +213,16 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
                    else "min-rocm is not set; set it to skip version tests for APIs every supported ROCm has")
             deciding = [(model, view) for version, use, model, view in versioned if use is newest and version == added]
             where = f"{_sources(view for _, view in deciding)}; {titles(model for model, _ in deciding)}"
+            newest_api = f"the newest API {who} uses is `{newest.name}`, added in HIP {version_text(added)} ({where}"
+            macros = file.rewrite_macros(arm.directive.hash)
+            if macros.rocm is not None and macros.version_number(added) is None:
+                return _include(file, arm, today, f"{newest_api}); no ROCm version macro is certain in this file's "
+                                                  "ROCm build to test for that release (set `rocm-version-macro`), so "
+                                                  "ROCm is included: every ROCm release since has it")
             return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
-                                     f"the newest API {who} uses is `{newest.name}`, added in HIP "
-                                     f"{version_text(added)} ({where}; {why})")
+                                     f"{newest_api}; {why})")
     for group, ranges in spans:
         standing_in = stand_in(file, group, ranges)
         if standing_in is not None:

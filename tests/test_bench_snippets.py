@@ -67,3 +67,29 @@ def test_snippets_compares_the_branch_rocm_compiles(tmp_path: Path) -> None:
     assert "maintainer ARM_0, tool none" in done.stdout and "line 5 is not the maintainer's guard" in done.stdout
     assert "4 cases; agree 2; disagree 1; errors 1" in done.stdout
     assert source.read_text(encoding="utf-8") == SOURCE  # the source is read, never rewritten
+
+
+def test_in_tree_checks_each_file_in_its_project_and_gives_its_bytes_back(tmp_path: Path) -> None:
+    """--in-tree: the stripped file is checked where it lies, in its own project (here a CMake
+    build that defines MY_USE_HIP for ROCm: the fix must use it), then restored byte for byte."""
+    tree = tmp_path / "trees" / "someone+project"
+    (tree / "src").mkdir(parents=True)
+    (tree / ".commit").write_text(COMMIT + "\n")
+    (tree / "CMakeLists.txt").write_text("if(MY_HIP)\n  add_compile_definitions(MY_USE_HIP)\n  add_library(p src/a.cu)\n"
+                                         "else()\n  add_library(p src/a.cu)\nendif()\n")
+    text = "#if CUDART_VERSION >= 9020 || defined(MY_USE_HIP)\nint f();\n#endif\n"
+    (tree / "src" / "a.cu").write_text(text)
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "cases.tsv").write_text(
+        "id\trepo\tpath\tline\toriginal_directive\tstripped_directive\tdecision\tnote\n"
+        f"001\tsomeone/project\tsrc/a.cu\t1\t{text.splitlines()[0]}\t#if CUDART_VERSION >= 9020\tinclude\t{COMMIT}\n")
+    report = tmp_path / "report.tsv"
+    done = subprocess.run([sys.executable, str(ROOT / "bench/auto_policy/snippets.py"), "--cases", str(cases),
+                           "--in-tree", str(tmp_path / "trees"), "--tool", str(Path(sys.executable).parent / "hipify-guard"),
+                           "--report", str(report), "-v"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (row,) = [line.split("\t") for line in report.read_text().splitlines()[1:]]
+    assert row[:2] == ["001", "agree"] and row[3] == "#if (CUDART_VERSION >= 9020) || defined(MY_USE_HIP)", done.stdout
+    assert (tree / "src" / "a.cu").read_text() == text

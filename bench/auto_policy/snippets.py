@@ -3,7 +3,7 @@
 
 Usage:
     python bench/auto_policy/snippets.py [--cases bench/auto_policy/pytorch] [--sources DIR]
-        [--tool hipify-guard] [--releases 6.0,6.2,6.4,7.0] [--report FILE] [-v]
+        [--in-tree ROOT_OF_TREES] [--tool hipify-guard] [--releases 6.0,6.2,6.4,7.0] [--report FILE] [-v]
 
 A case (a row of `cases.tsv`) is one guard of a project's current code that tests a CUDA version
 macro and the project's ROCm macro together (`#if defined(USE_ROCM) || CUDA_VERSION >= 11000`),
@@ -23,12 +23,20 @@ tool's, under a ROCm build (`USE_ROCM`, `__HIP_PLATFORM_AMD__`, `__HIPCC__`, `RO
 `HIP_VERSION`, `TORCH_HIP_VERSION` of the release; no CUDA macro) at each release of the window.
 A case agrees when ROCm compiles the same arm at every release. No case is "undecidable": a
 removed ROCm part always leaves a guard whose taking or skipping is the decision.
+
+With `--in-tree ROOT` (the extensions set, `extensions/`), the file is `ROOT/<owner>+<name>/<path>`
+and is checked inside its own tree (cwd the tree's root, no `--config`: the tool infers the
+project's ROCm build): the stripped text is written to the real file, checked, fixed and read, and
+the original bytes (and times) are always put back, checked by hash. The project's own ROCm
+platform macros (`rocm-defines=` in `note`, `MAGMA_HAVE_HIP`-style names in the tool's line) are
+defined as 1 in both skeletons' ROCm builds.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
 import re
@@ -41,6 +49,8 @@ from collections import Counter
 HERE = os.path.dirname(os.path.abspath(__file__))
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
 _ROCM_MACROS = ("-DUSE_ROCM=1", "-D__HIP_PLATFORM_AMD__=1", "-D__HIPCC__=1", "-D__HIP__=1")
+_PROJECT_ROCM = re.compile(r"\b(?:__HIP_PLATFORM_HCC__|(?:\w*?_)?(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING|TARGET|"
+                           r"PLATFORM)_(?:HIP|ROCM|AMD|AMD_ROCM|HCC|HIPBLAS|HIP_DEVICE))\b")
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:
@@ -157,11 +167,41 @@ def run_tool(tool: str, text: str, name: str, line: int, models: str) -> tuple[s
     return message, fixed.split("//")[0].strip()
 
 
+def run_in_tree(tool: str, tree: str, path: str, text: str, line: int) -> tuple[str, str]:
+    """As `run_tool`, on the file `path` inside its tree (cwd `tree`, the tool's own configuration):
+    `text` is written to the real file for the check and the fix; its bytes are always restored."""
+    target = os.path.join(tree, path)
+    stat = os.stat(target)
+    with open(target, "rb") as handle:
+        before = handle.read()
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        base = [tool, "check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--select", "HG101,HG102,HG103"]
+        report = subprocess.run([*base, "--output-format", "json", path], capture_output=True, text=True, cwd=tree)
+        findings = [item for item in json.loads(report.stdout or "[]") if item["location"]["row"] == line]
+        message = "; ".join(f"{item['code']}: {(item.get('fix') or {}).get('message') or item['message']}"
+                            for item in findings) or "no finding at the guard"
+        subprocess.run([*base, "-q", "--fix", path], capture_output=True, cwd=tree)
+        with open(target, encoding="utf-8", newline="") as handle:
+            fixed = dict(logical_lines(handle.read())).get(line, "")
+    finally:
+        with open(target, "wb") as handle:
+            handle.write(before)
+        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        with open(target, "rb") as handle:
+            if hashlib.sha256(handle.read()).digest() != hashlib.sha256(before).digest():
+                raise SystemExit(f"{target} could not be restored")
+    return message, fixed.split("//")[0].strip()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default=os.path.join(HERE, "pytorch"))
     parser.add_argument("--sources", default="/tmp/hg-pytorch-sources",
                         help="the cases' files, as <owner>+<name>/<commit>/<path>")
+    parser.add_argument("--in-tree", metavar="ROOT_OF_TREES",
+                        help="check each file in its tree ROOT/<owner>+<name>/<path> (no --config; --sources unused)")
     parser.add_argument("--tool", default=shutil.which("hipify-guard") or "hipify-guard")
     parser.add_argument("--gcc", default="gcc")
     parser.add_argument("--releases", default="6.0,6.2,6.4,7.0")
@@ -169,23 +209,37 @@ def main() -> int:
                         help="the ROCm models the project's build has (PyTorch's code: its hipify; '' for the default)")
     parser.add_argument("--report", help="write the per-case report (TSV) here")
     parser.add_argument("-v", "--verbose", action="store_true", help="print agreeing cases too")
+    parser.add_argument("--only", default="", help="comma-separated case ids to run (default: all)")
     args = parser.parse_args()
     releases = [tuple(int(part) for part in text.split(".")) for text in args.releases.split(",")]
     with open(os.path.join(args.cases, "cases.tsv"), encoding="utf-8") as handle:
-        cases = list(csv.DictReader(handle, delimiter="\t"))
+        cases = [case for case in csv.DictReader(handle, delimiter="\t")
+                 if not args.only or case["id"] in args.only.split(",")]
     counts: Counter[str] = Counter()
     rows = []
     for case in cases:
         try:
-            source = os.path.join(args.sources, case["repo"].replace("/", "+"), re.match(r"[0-9a-f]{40}", case["note"]).group(), case["path"])
+            commit = re.match(r"[0-9a-f]{40}", case["note"]).group()
+            tree = os.path.join(args.in_tree or args.sources, case["repo"].replace("/", "+"))
+            if args.in_tree:
+                with open(os.path.join(tree, ".commit"), encoding="utf-8") as handle:
+                    if handle.read().strip() != commit:
+                        raise RuntimeError(f"{tree} is not at {commit}")
+            source = os.path.join(tree, case["path"] if args.in_tree else os.path.join(commit, case["path"]))
             with open(source, encoding="utf-8", newline="") as handle:
                 original = handle.read()
             line = int(case["line"])
             text = without_rocm(original, line, case["original_directive"], case["stripped_directive"])
-            message, fixed = run_tool(args.tool, text, os.path.basename(case["path"]), line, args.models)
+            if args.in_tree:
+                message, fixed = run_in_tree(args.tool, tree, case["path"], text, line)
+            else:
+                message, fixed = run_tool(args.tool, text, os.path.basename(case["path"]), line, args.models)
             chain = chain_from(text, line)
-            maintainer = [rocm_arms(skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
-            tool = [rocm_arms(skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
+            named = re.search(r"rocm-defines=([\w,]+)", case["note"])
+            project = sorted({*(named.group(1).split(",") if named else ()), *_PROJECT_ROCM.findall(fixed)} - {"USE_ROCM"})
+            defines = "".join(f"#define {name} 1\n" for name in project)
+            maintainer = [rocm_arms(defines + skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
+            tool = [rocm_arms(defines + skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
             verdict = "agree" if maintainer == tool else "disagree"
         except (RuntimeError, OSError, json.JSONDecodeError) as error:
             verdict, message, fixed, maintainer, tool = "error", str(error), "", [], []

@@ -8,7 +8,7 @@ looked up by their key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary
 from .numbers import INT_BITS, UINT_MAX
@@ -36,23 +36,43 @@ def truth(node: Node, config: Configuration) -> bool:
 
 def evaluate(node: Node, config: Configuration) -> Value:
     """The value and signedness of `node` under `config`. Raises EvalError."""
+    return _compiled(node)(config)
+
+
+Evaluation = Callable[[Configuration], Value]
+_COMPILED: dict[int, tuple[Node, Evaluation]] = {}  # id(node) -> (node, its evaluation): the sweeps
+_KEPT = 50_000  # evaluate one condition under thousands of configurations
+
+
+def _compiled(node: Node) -> Evaluation:
+    """`node` made once into nested closures (no dispatch on the node's type per evaluation)."""
+    entry = _COMPILED.get(id(node))
+    if entry is None or entry[0] is not node:
+        if len(_COMPILED) >= _KEPT:
+            _COMPILED.clear()
+        entry = _COMPILED[id(node)] = (node, _compile(node))
+    return entry[1]
+
+
+def _compile(node: Node) -> Evaluation:
     kind = type(node)
     if kind is Number:
-        return node.value, node.unsigned
-    if kind is Identifier:
-        return _macro_value(node, node.name, config)
+        constant = (node.value, node.unsigned)
+        return lambda config: constant
+    if kind is Identifier or kind is Call:
+        key = node.name if kind is Identifier else node.key
+        return lambda config: _macro_value(node, key, config)
     if kind is Defined:
-        return int(node.name in config), False
+        name = node.name
+        return lambda config: (int(name in config), False)
     if kind is Paren:
-        return evaluate(node.inner, config)
+        return _compile(node.inner)
     if kind is Unary:
-        return _unary(node, config)
+        return _unary(node.op, _compile(node.operand))
     if kind is Binary:
-        return _binary(node, config)
+        return _binary(node, _compile(node.left), _compile(node.right))
     if kind is Ternary:
-        return _ternary(node, config)
-    if kind is Call:
-        return _macro_value(node, node.key, config)
+        return _ternary(node)
     raise TypeError(f"not an expression node: {node!r}")
 
 
@@ -67,31 +87,44 @@ def _macro_value(node: Identifier | Call, key: str, config: Configuration) -> Va
     return _wrap(int(value), False), False
 
 
-def _unary(node: Unary, config: Configuration) -> Value:
-    value, unsigned = evaluate(node.operand, config)
-    if node.op == "!":
-        return int(value == 0), False
-    if node.op == "-":
-        return _wrap(-value, unsigned), unsigned
-    if node.op == "~":
-        return _wrap(~value, unsigned), unsigned
-    return value, unsigned
+def _unary(op: str, operand: Evaluation) -> Evaluation:
+    if op == "!":
+        return lambda config: (int(operand(config)[0] == 0), False)
+    if op not in ("-", "~"):
+        return operand
+
+    def negated(config: Configuration) -> Value:
+        value, unsigned = operand(config)
+        return _wrap(-value if op == "-" else ~value, unsigned), unsigned
+    return negated
 
 
-def _ternary(node: Ternary, config: Configuration) -> Value:
-    unsigned = is_unsigned(node.then, config) or is_unsigned(node.otherwise, config)
-    chosen = node.then if truth(node.cond, config) else node.otherwise
-    return _wrap(evaluate(chosen, config)[0], unsigned), unsigned
+def _ternary(node: Ternary) -> Evaluation:
+    unsigned = is_unsigned(node.then, {}) or is_unsigned(node.otherwise, {})
+    cond, then, otherwise = _compile(node.cond), _compile(node.then), _compile(node.otherwise)
+
+    def chosen(config: Configuration) -> Value:
+        return _wrap((then if cond(config)[0] != 0 else otherwise)(config)[0], unsigned), unsigned
+    return chosen
 
 
-def _binary(node: Binary, config: Configuration) -> Value:
+def _binary(node: Binary, left: Evaluation, right: Evaluation) -> Evaluation:
     op = node.op
     if op == "&&":
-        return int(truth(node.left, config) and truth(node.right, config)), False
+        return lambda config: (int(left(config)[0] != 0 and right(config)[0] != 0), False)
     if op == "||":
-        return int(truth(node.left, config) or truth(node.right, config)), False
-    left, left_unsigned = evaluate(node.left, config)
-    right, right_unsigned = evaluate(node.right, config)
+        return lambda config: (int(left(config)[0] != 0 or right(config)[0] != 0), False)
+
+    def applied(config: Configuration) -> Value:
+        value, left_unsigned = left(config)
+        other, right_unsigned = right(config)
+        return _apply(node, value, left_unsigned, other, right_unsigned)
+    return applied
+
+
+def _apply(node: Binary, left: int, left_unsigned: bool, right: int, right_unsigned: bool) -> Value:
+    """C's binary operator `node.op` on two values (the usual arithmetic conversions)."""
+    op = node.op
     if op in ("<<", ">>"):
         return _shift(op, left, left_unsigned, right, right_unsigned), left_unsigned
     unsigned = left_unsigned or right_unsigned

@@ -11,7 +11,7 @@ from ..core.findings import SAFE, UNSAFE, Finding, Fix
 from ..cpp.groups import Arm, group_end
 from ..cpp.nodes import Defined, Identifier, walk
 from ..cpp.scanner import Directive
-from ..fix.auto_policy import auto_fix, cuda_only_evidence
+from ..fix.auto_policy import auto_fix, cuda_only_evidence, unwritten
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, for_the_project, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
 from ..model.api_knowledge import is_api
@@ -194,11 +194,14 @@ class _Screen:
 
 
 def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:
-    """`; no fix: ...` where the policy would rewrite but no macro says ROCm (or its version) here."""
+    """`; no fix: ...` where the policy would rewrite but no macro says ROCm (or its version) here
+    (auto: the version its evidence asks for)."""
     macros = file.rewrite_macros(arm.directive.hash)
     if macros.rocm is None:
         return f"; no fix: {macros.missing}"
     policy = file.settings.policy
+    if policy.kind == "auto" and (reason := unwritten(file, arm)):
+        return f"; no fix: {reason}"
     if policy.kind == "rocm-min" and policy.rocm_min is not None and macros.version_number(policy.rocm_min) is None:
         why = ("HIP_VERSION cannot express a patch release" if macros.version
                else "no ROCm version macro is defined for it (set `rocm-version-macro`)")

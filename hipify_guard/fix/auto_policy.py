@@ -216,9 +216,10 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
             newest_api = f"the newest API {who} uses is `{newest.name}`, added in HIP {version_text(added)} ({where}"
             macros = file.rewrite_macros(arm.directive.hash)
             if macros.rocm is not None and macros.version_number(added) is None:
-                return _include(file, arm, today, f"{newest_api}); no ROCm version macro is certain in this file's "
-                                                  "ROCm build to test for that release (set `rocm-version-macro`), so "
-                                                  "ROCm is included: every ROCm release since has it")
+                file.kept(_Unwritten, _Unwritten)[arm.directive.hash] = (
+                    f"auto would take this branch on ROCm {version_text(added)} and newer ({newest_api})), but no "
+                    "ROCm version macro is certain in this file's ROCm build to test for it (set `rocm-version-macro`)")
+                return None
             return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",
                              message=f"Take this branch on ROCm {version_text(added)} and newer (policy auto): "
@@ -234,6 +235,16 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         reason = f"HIP has every API {who} uses{since}: {shown} ({_sources(view for _, view in known)})"
         return _include(file, arm, today, f"{reason}{_unjudged(facts, arm)}")
     return _NO_EVIDENCE
+
+
+class _Unwritten(dict):
+    """Per file: why auto wrote no fix for an arm (keyed by its directive's `#`) although the
+    evidence decided it."""
+
+
+def unwritten(file: FileAnalysis, arm: Arm) -> str:
+    """Why `auto_fix` gave no fix for `arm` although its evidence decided ("": it did not say)."""
+    return file.kept(_Unwritten, _Unwritten).get(arm.directive.hash, "")
 
 
 def _include(file: FileAnalysis, arm: Arm, today: str, reason: str) -> Fix | None:

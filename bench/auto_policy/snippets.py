@@ -151,19 +151,26 @@ def run_tool(tool: str, text: str, name: str, line: int, models: str) -> tuple[s
         path = os.path.join(folder, name)
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
-        base = [tool, "check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--select", "HG101,HG102,HG103"]
+        options = []
         if models:
             config = os.path.join(folder, "hipify-guard.toml")
             with open(config, "w", encoding="utf-8") as handle:
                 handle.write(f"models = {json.dumps(models.split(','))}\n")
-            base += ["--config", config]
-        report = subprocess.run([*base, "--output-format", "json", path], capture_output=True, text=True, cwd=folder)
-        findings = [item for item in json.loads(report.stdout or "[]") if item["location"]["row"] == line]
-        message = "; ".join(f"{item['code']}: {(item.get('fix') or {}).get('message') or item['message']}"
-                            for item in findings) or "no finding at the guard"
-        subprocess.run([*base, "-q", "--fix", path], capture_output=True, cwd=folder)
-        with open(path, encoding="utf-8") as handle:
-            fixed = dict(logical_lines(handle.read())).get(line, "")
+            options = ["--config", config]
+        return check_and_fix(tool, folder, path, line, options)
+
+
+def check_and_fix(tool: str, cwd: str, path: str, line: int, options: list[str]) -> tuple[str, str]:
+    """The tool's messages at the guard of `line` (`check --policy auto`) and the directive there
+    after `--fix`, run in `cwd` on `path`; the file is rewritten."""
+    base = [tool, "check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--select", "HG101,HG102,HG103", *options]
+    report = subprocess.run([*base, "--output-format", "json", path], capture_output=True, text=True, cwd=cwd)
+    findings = [item for item in json.loads(report.stdout or "[]") if item["location"]["row"] == line]
+    message = "; ".join(f"{item['code']}: {(item.get('fix') or {}).get('message') or item['message']}"
+                        for item in findings) or "no finding at the guard"
+    subprocess.run([*base, "-q", "--fix", path], capture_output=True, cwd=cwd)
+    with open(os.path.join(cwd, path), encoding="utf-8") as handle:
+        fixed = dict(logical_lines(handle.read())).get(line, "")
     return message, fixed.split("//")[0].strip()
 
 
@@ -177,14 +184,7 @@ def run_in_tree(tool: str, tree: str, path: str, text: str, line: int) -> tuple[
     try:
         with open(target, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        base = [tool, "check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--select", "HG101,HG102,HG103"]
-        report = subprocess.run([*base, "--output-format", "json", path], capture_output=True, text=True, cwd=tree)
-        findings = [item for item in json.loads(report.stdout or "[]") if item["location"]["row"] == line]
-        message = "; ".join(f"{item['code']}: {(item.get('fix') or {}).get('message') or item['message']}"
-                            for item in findings) or "no finding at the guard"
-        subprocess.run([*base, "-q", "--fix", path], capture_output=True, cwd=tree)
-        with open(target, encoding="utf-8", newline="") as handle:
-            fixed = dict(logical_lines(handle.read())).get(line, "")
+        return check_and_fix(tool, tree, path, line, [])
     finally:
         with open(target, "wb") as handle:
             handle.write(before)
@@ -192,7 +192,33 @@ def run_in_tree(tool: str, tree: str, path: str, text: str, line: int) -> tuple[
         with open(target, "rb") as handle:
             if hashlib.sha256(handle.read()).digest() != hashlib.sha256(before).digest():
                 raise SystemExit(f"{target} could not be restored")
-    return message, fixed.split("//")[0].strip()
+
+
+def judge(case: dict, args: argparse.Namespace, releases: list[tuple[int, int]]) -> tuple[str, str, list[str], list[str]]:
+    """The tool's message and fixed directive for one case, and the arms a ROCm build of each
+    release compiles with the maintainer's directive and with the tool's."""
+    commit = re.match(r"[0-9a-f]{40}", case["note"]).group()
+    tree = os.path.join(args.in_tree or args.sources, case["repo"].replace("/", "+"))
+    if args.in_tree:
+        with open(os.path.join(tree, ".commit"), encoding="utf-8") as handle:
+            if handle.read().strip() != commit:
+                raise RuntimeError(f"{tree} is not at {commit}")
+    source = os.path.join(tree, case["path"] if args.in_tree else os.path.join(commit, case["path"]))
+    with open(source, encoding="utf-8", newline="") as handle:
+        original = handle.read()
+    line = int(case["line"])
+    text = without_rocm(original, line, case["original_directive"], case["stripped_directive"])
+    if args.in_tree:
+        message, fixed = run_in_tree(args.tool, tree, case["path"], text, line)
+    else:
+        message, fixed = run_tool(args.tool, text, os.path.basename(case["path"]), line, args.models)
+    chain = chain_from(text, line)
+    named = re.search(r"rocm-defines=([\w,]+)", case["note"])
+    project = sorted({*(named.group(1).split(",") if named else ()), *_PROJECT_ROCM.findall(fixed)} - {"USE_ROCM"})
+    defines = "".join(f"#define {name} 1\n" for name in project)
+    maintainer = [rocm_arms(defines + skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
+    tool = [rocm_arms(defines + skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
+    return message, fixed, maintainer, tool
 
 
 def main() -> int:
@@ -219,27 +245,7 @@ def main() -> int:
     rows = []
     for case in cases:
         try:
-            commit = re.match(r"[0-9a-f]{40}", case["note"]).group()
-            tree = os.path.join(args.in_tree or args.sources, case["repo"].replace("/", "+"))
-            if args.in_tree:
-                with open(os.path.join(tree, ".commit"), encoding="utf-8") as handle:
-                    if handle.read().strip() != commit:
-                        raise RuntimeError(f"{tree} is not at {commit}")
-            source = os.path.join(tree, case["path"] if args.in_tree else os.path.join(commit, case["path"]))
-            with open(source, encoding="utf-8", newline="") as handle:
-                original = handle.read()
-            line = int(case["line"])
-            text = without_rocm(original, line, case["original_directive"], case["stripped_directive"])
-            if args.in_tree:
-                message, fixed = run_in_tree(args.tool, tree, case["path"], text, line)
-            else:
-                message, fixed = run_tool(args.tool, text, os.path.basename(case["path"]), line, args.models)
-            chain = chain_from(text, line)
-            named = re.search(r"rocm-defines=([\w,]+)", case["note"])
-            project = sorted({*(named.group(1).split(",") if named else ()), *_PROJECT_ROCM.findall(fixed)} - {"USE_ROCM"})
-            defines = "".join(f"#define {name} 1\n" for name in project)
-            maintainer = [rocm_arms(defines + skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
-            tool = [rocm_arms(defines + skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
+            message, fixed, maintainer, tool = judge(case, args, releases)
             verdict = "agree" if maintainer == tool else "disagree"
         except (RuntimeError, OSError, json.JSONDecodeError) as error:
             verdict, message, fixed, maintainer, tool = "error", str(error), "", [], []

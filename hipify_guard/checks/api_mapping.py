@@ -22,6 +22,7 @@ from ..model.api_knowledge import ApiView, titles
 from ..model.api_tables import api_tables
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.platforms import Platform
+from ..model.rewrite_macros import NO_VERSION_MACRO
 from ..model.generated_files import withheld_fix
 from ..model.rocm_versions import EVERY, Version, version_text
 from ..model.scales import readable, scales
@@ -197,7 +198,7 @@ def _no_macro(file: FileAnalysis, arm: Arm, version: bool = False) -> str:
     if macros.rocm is None:
         return f"; no fix: {macros.missing}"
     if version and macros.version is None:
-        return "; no fix: no ROCm version macro is defined for this file (set `rocm-version-macro`)"
+        return f"; no fix: {NO_VERSION_MACRO}"
     return ""
 
 

@@ -14,6 +14,7 @@ from ..cpp.scanner import Directive
 from ..fix.auto_policy import auto_fix, cuda_only_evidence, unwritten
 from ..fix.rewriter import EXCLUDE, INCLUDE, ROCM_MIN, for_the_project, guard_fix, test_fix
 from ..model.analysis import FileAnalysis
+from ..model.rewrite_macros import NO_VERSION_MACRO
 from ..model.api_knowledge import is_api
 from ..model.branch_apis import branch_apis
 from ..model.code_tokens import define_head, segments
@@ -204,7 +205,7 @@ def _why_no_fix(file: FileAnalysis, arm: Arm) -> str:
         return f"; no fix: {reason}"
     if policy.kind == "rocm-min" and policy.rocm_min is not None and macros.version_number(policy.rocm_min) is None:
         why = ("HIP_VERSION cannot express a patch release" if macros.version
-               else "no ROCm version macro is defined for it (set `rocm-version-macro`)")
+               else NO_VERSION_MACRO)
         return f"; no rocm-min fix: {why}"
     return ""
 

@@ -50,6 +50,7 @@ from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_p
                                      version_value)
 from ..model.code_tokens import define_bodies, define_head, segments, tokens
 from ..model.cuda_releases import OldCuda
+from ..model.rewrite_macros import NO_VERSION_MACRO
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
 
@@ -217,8 +218,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
             macros = file.rewrite_macros(arm.directive.hash)
             if macros.rocm is not None and macros.version_number(added) is None:
                 file.kept(_Unwritten, _Unwritten)[arm.directive.hash] = (
-                    f"auto would take this branch on ROCm {version_text(added)} and newer ({newest_api})), but no "
-                    "ROCm version macro is certain in this file's ROCm build to test for it (set `rocm-version-macro`)")
+                    f"auto would take this branch on ROCm {version_text(added)} and newer ({newest_api})), but "
+                    f"{NO_VERSION_MACRO}")
                 return None
             return guard_fix(file, arm, ROCM_MIN, applicability=UNSAFE, rocm_min=added,
                              rocm_false_today=today == "false",

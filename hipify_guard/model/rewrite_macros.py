@@ -74,6 +74,9 @@ class Macro(NamedTuple):
     scale: str = ""  # a version macro's encoding: ROCM_SCALE or HIP_SCALE
 
 
+NO_VERSION_MACRO = "no ROCm version macro is defined for this file (set `rocm-version-macro`)"
+
+
 class RewriteMacros(NamedTuple):
     """R and RV for one guard (None: no such macro is certain there), and why R is missing."""
 

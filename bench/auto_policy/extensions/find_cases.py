@@ -86,6 +86,7 @@ NOT_ROCM = re.compile(r"NVIDIA|NVCC|CUDA|MUSA|SYCL")
 HIP_LIKE = re.compile(r"HIP|ROCM|AMDGCN|AMDGPU|HCC")
 RELEASES = [(5, m) for m in range(8)] + [(6, m) for m in range(5)] + [(7, 0), (7, 1)]
 IDENT = re.compile(r"[A-Za-z_]\w*")
+LITERALS = {'"': re.compile(r'"(?:\\.|[^"\\])*"'), "'": re.compile(r"'(?:\\.|[^'\\])'")}  # string, character
 DIRECTIVE = re.compile(r"^\s*#\s*(if|elif)\b(.*)$", re.S)
 CUDA_PLATFORM = re.compile(r"^__(?:CUDA_ARCH|NVCC|CUDACC|CUDACC_RTC)__$|"
                            r"(?:^|_)(?:USE|HAVE|ENABLE|USING|WITH|BUILD|COMPILING|TARGET|PLATFORM)_CUDA\w*$")
@@ -126,18 +127,11 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
             if line.startswith("/*", index):
                 in_comment, index = True, index + 2
                 continue
-            if char == '"':
-                match = re.match(r'"(?:\\.|[^"\\])*"', line[index:])
-                if match:
-                    out.append(match.group())
-                    index += match.end()
-                    continue
-            if char == "'":
-                match = re.match(r"'(?:\\.|[^'\\])'", line[index:])
-                if match:
-                    out.append(match.group())
-                    index += match.end()
-                    continue
+            literal = LITERALS[char].match(line, index) if char in LITERALS else None
+            if literal:
+                out.append(literal.group())
+                index = literal.end()
+                continue
             out.append(char)
             index += 1
         result.append((first, "".join(out)))

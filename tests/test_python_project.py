@@ -4,6 +4,8 @@ modules. Real git projects on disk, the real CLI."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from conftest import git_project, run_cli
@@ -141,6 +143,48 @@ def test_a_module_whose_project_imports_reach_a_cuda_only_module_is_not_run_on_r
     guarded = "try:\n    import cutlass.cute as cute\nexcept ImportError:\n    cute = None\n"
     (root / "attn/cute/interface.py").write_text(guarded + interface.split("\n\n", 1)[1])
     assert _found(root) == {("tests/cute/test_attn.py", 5, "HG303"), ("attn/cute/capability.py", 3, "HG303")}
+
+
+def test_kept_answers_hold_while_the_projects_python_files_do(tmp_path: Path) -> None:
+    """A warm run takes a file's answers from the cache only while no Python file or folder of the
+    project changed: each edit below (a module's CUDA-only import guarded, a platform variable's
+    value, a caller added in a new file) is seen, and the cached run reports what a fresh one does."""
+    root = git_project(tmp_path / "fa", {
+        "attn/__init__.py": "", "attn/cute/__init__.py": "from .interface import attention\n",
+        "attn/cute/interface.py": "import cutlass\n\n\ndef attention():\n    return cutlass\n",
+        "attn/cute/testing.py": "def reference():\n    return 0\n", "tests/cute/test_attn.py": CUTE_TEST,
+        "server/__init__.py": "", "server/utils/__init__.py": "", "server/layers/__init__.py": "",
+        "server/utils/platform.py": PLATFORM, "server/layers/fp8.py": LAYERS,
+        "tools/__init__.py": "", "tools/helpers.py": HELPERS, "build.py": CALLERS,
+    })
+    env = {"HIPIFY_GUARD_CACHE_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+
+    def found(*edited: str) -> set[tuple[str, int, str]]:
+        past = time.time() - 10  # (older than the racy window, and newer than the last dating back)
+        for folder, _, names in os.walk(root):
+            for name in names if not edited else ():
+                os.utime(os.path.join(folder, name), (past, past))
+            if not edited:
+                os.utime(folder, (past, past))
+        for name in edited:
+            os.utime(root / name, (past, past))
+        run_cli("check", "--exit-zero", ".", cwd=root, env=env)  # (keeps the answers)
+        cached = run_cli("check", "--exit-zero", "--output-format", "json", ".", cwd=root, env=env)
+        fresh = run_cli("check", "--exit-zero", "--no-cache", "--output-format", "json", ".", cwd=root, env=env)
+        assert cached.json() == fresh.json()
+        return {(Path(item["filename"]).as_posix().lstrip("./"), item["location"]["row"], item["code"])
+                for item in fresh.json()}
+
+    first = {("server/layers/fp8.py", 20, "HG303"), ("tools/helpers.py", 10, "HG301")}
+    assert found() == first
+    (root / "attn/cute/interface.py").write_text("try:\n    import cutlass\nexcept ImportError:\n    cutlass = None\n")
+    then = first | {("tests/cute/test_attn.py", 5, "HG303")}
+    assert found("attn/cute/interface.py") == then
+    (root / "server/utils/platform.py").write_text(PLATFORM.replace('SYSTEM = "rocm"', 'SYSTEM = "cuda"'))
+    then |= {("server/layers/fp8.py", 10, "HG303"), ("server/layers/fp8.py", 16, "HG303")}
+    assert found("server/utils/platform.py") == then
+    (root / "bench.py").write_text("from tools.helpers import cuda_version\n\nprint(cuda_version())\n")
+    assert found("bench.py", ".") == then | {("tools/helpers.py", 5, "HG301")}
 
 
 VERSION_UTILS = '''import torch

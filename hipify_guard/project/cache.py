@@ -16,7 +16,9 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
 - `walks-<tool key>`: folder -> the scans of its walk (`project_walk`), each folder's taken
   while the folder's status is unchanged.
 - `header-facts-<tool key>`: (file, names, settings) -> what the project headers it includes say
-  of those names, with the status of every file and folder they were found from (`header_memo`).
+  of those names, with the status of every file and folder they were found from (`header_memo`);
+  and (Python file, requests, settings) -> what the project's other modules answer, with a
+  digest of the status of every Python file and folder of the project (`python_facts`).
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial

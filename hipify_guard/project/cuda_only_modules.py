@@ -25,11 +25,16 @@ MAX_DEPTH = 4  # project modules followed from the importing file
 _INIT = "__init__.py"
 
 
-def cuda_only_import(importer: str, module: str, root: str, platforms: PythonPlatforms) -> str:
+Answers = dict[tuple[str, int, str, PythonPlatforms], str]
+
+
+def cuda_only_import(importer: str, module: str, root: str, platforms: PythonPlatforms,
+                     answers: Answers | None = None) -> str:
     """Why importing `module` (as spelled in `importer`; "." for the importer's own package) fails
-    on ROCm, citing the import of the CUDA-only module ("": it may not)."""
+    on ROCm, citing the import of the CUDA-only module ("": it may not). `answers` keeps each
+    module's answer for the files of one run that ask (their imports are not read again)."""
     files = own_packages(importer, root) if module == "." else executed_files(importer, module, root)
-    return _first_cuda_import(files, root, platforms, MAX_DEPTH, set())
+    return _first_cuda_import(files, root, platforms, MAX_DEPTH, {} if answers is None else answers)
 
 
 def executed_files(importer: str, module: str, root: str) -> list[str]:
@@ -82,22 +87,30 @@ def _bases(importer: str, level: int, root: str) -> list[str]:
         folder = parent
 
 
-def _first_cuda_import(files: list[str], root: str, platforms: PythonPlatforms, depth: int, seen: set[str]) -> str:
+def _first_cuda_import(files: list[str], root: str, platforms: PythonPlatforms, depth: int, answers: Answers) -> str:
     """Why running `files` in order imports a CUDA-only module ("": it may not)."""
     for path in files:
-        if path in seen:
-            continue
-        seen.add(path)
-        for line, names in _module_level_imports(path, _modified(path)):
+        key = (path, depth, root, platforms)
+        why = answers.get(key)
+        if why is None:
+            why = answers[key] = _module_reason(path, root, platforms, depth, answers)
+        if why:
+            return why
+    return ""
+
+
+def _module_reason(path: str, root: str, platforms: PythonPlatforms, depth: int, answers: Answers) -> str:
+    """Why running the module at `path` imports a CUDA-only module, following project modules
+    `depth - 1` levels further ("": it may not)."""
+    for line, names in _module_level_imports(path, _modified(path)):
+        for name in names:
+            if not name.startswith(".") and platforms.cuda_module(name):
+                return f"{os.path.relpath(path, root)}:{line} imports `{name}`, which only CUDA has"
+        if depth > 1:
             for name in names:
-                if not name.startswith(".") and platforms.cuda_module(name):
-                    where = os.path.relpath(path, root)
-                    return f"{where}:{line} imports `{name}`, which only CUDA has"
-            if depth > 1:
-                for name in names:
-                    why = _first_cuda_import(executed_files(path, name, root), root, platforms, depth - 1, seen)
-                    if why:
-                        return why
+                why = _first_cuda_import(executed_files(path, name, root), root, platforms, depth - 1, answers)
+                if why:
+                    return why
     return ""
 
 

@@ -28,7 +28,7 @@ from .cache import configuration_key
 from ..walk.project_walk import RACY_SECONDS, status_of
 
 FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
-Stat = tuple[int, ...]  # a file's or a folder's status (`_file_status`, `status_of`)
+Stat = tuple[int, ...]  # a file's or a folder's status (`file_status`, `status_of`)
 
 
 class HeaderMemo(Protocol):
@@ -88,7 +88,7 @@ def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Call
         return None
     if included != first or token is not None and index() != token:
         return None
-    changed = [path for path, status in files if _file_status(path) != status]
+    changed = [path for path, status in files if file_status(path) != status]
     changed += [path for path, status in folders if status_of(path) != status]
     if not changed:
         return plain
@@ -117,7 +117,7 @@ def _entry(plain: object, first: tuple[str, ...], whole: Iterable[str], folders:
     racy = time.time_ns() - RACY_SECONDS * 10**9
     read_whole, listed = set(whole), set(folders)
     parts = {path: part for path, part in parts.items() if path not in read_whole}
-    kept_files = _statuses(read_whole | (parts.keys() - listed), _file_status, parts, racy)
+    kept_files = _statuses(read_whole | (parts.keys() - listed), file_status, parts, racy)
     kept_folders = _statuses(listed, status_of, parts, racy)
     if kept_files is None or kept_folders is None:
         return None
@@ -139,7 +139,7 @@ def _statuses(paths: Iterable[str], status: Callable[[str], Stat], parts: dict[s
     return tuple(kept)
 
 
-def _file_status(path: str) -> FileStatus:
+def file_status(path: str) -> FileStatus:
     try:
         status = os.stat(path)
     except OSError:

@@ -16,7 +16,9 @@ reached.
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -29,12 +31,14 @@ from ..model.python_flow import PlatformFlow
 from ..model.python_module_values import module_constants
 from ..model.python_platform import CALL, PythonPlatforms
 from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
-from .cuda_only_modules import cuda_only_import, executed_files
+from .cuda_only_modules import Answers, cuda_only_import, executed_files
+from .header_memo import file_status, facts_key
 from ..model.settings import Settings
 from .job import Job, rerun_changed
 from ..walk.paths import project_root_of
-from ..walk.project_walk import DIR, Scan, walk_of
+from ..walk.project_walk import DIR, RACY_SECONDS, Scan, run_memo, walk_of
 
+_MEMO_PREFIX = "python modules\0"  # (the memo's keys of a file's answers, beside its header facts)
 _NOT_WALKED = frozenset({"build", "__pycache__", "node_modules", "third_party", "3rdparty"})
 
 
@@ -76,21 +80,54 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
     asking = [(number, job) for number, job in enumerate(jobs) if job.path != "-" and reports[number].outside_names
               and language_of(job.filename) == PYTHON]
     roots = {number: _root_of(job.path) for number, job in asking}
-    index = CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path)) for number, job in asking
-                        for request in reports[number].outside_names if request.startswith(CALLERS))
+    shared = Shared(CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path))
+                                for number, job in asking
+                                for request in reports[number].outside_names if request.startswith(CALLERS)))
     changed = []
     for number, job in asking:
-        settings = with_python_facts(job.settings, job.path, reports[number].outside_names, index)
+        settings = with_python_facts(job.settings, job.path, reports[number].outside_names, shared)
         if settings is not job.settings:
             changed.append((number, replace(job, near_misses_of=frozenset(), settings=settings)))
     return rerun_changed(reports, changed, rerun)
 
 
-def with_python_facts(settings: Settings, path: str, requests: Iterable[str], index: CallerIndex | None = None) -> Settings:
-    """`settings` knowing what the project's other modules answer to `requests` (unchanged when nothing)."""
-    root, here = _root_of(path), os.path.realpath(path)
-    index = index or CallerIndex((root, request[len(CALLERS):], here) for request in requests
-                                 if request.startswith(CALLERS))
+class Shared:
+    """What the files of one run that ask share: the callers found, the modules' CUDA-only
+    answers, each root's digest of its Python files."""
+
+    def __init__(self, index: CallerIndex) -> None:
+        self.index = index
+        self.answers: Answers = {}
+        self.digests: dict[str, bytes | None] = {}
+
+    def digest(self, root: str) -> bytes | None:
+        if root not in self.digests:
+            self.digests[root] = python_digest(root)
+        return self.digests[root]
+
+
+def with_python_facts(settings: Settings, path: str, requests: Iterable[str], shared: Shared | None = None) -> Settings:
+    """`settings` knowing what the project's other modules answer to `requests` (unchanged when
+    nothing): from the run's memo while the project's Python files are as they were, else found."""
+    root, here, requests = _root_of(path), os.path.realpath(path), frozenset(requests)
+    memo = run_memo()
+    key = facts_key(_MEMO_PREFIX + here, requests, root, settings) if memo is not None else None
+    digest = (shared.digest(root) if shared is not None else python_digest(root)) if key is not None else None
+    kept = memo.header_facts(key) if digest is not None else None
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[1] == digest:
+        facts = PythonProjectFacts(*kept[0])
+    else:
+        shared = shared or Shared(CallerIndex((root, request[len(CALLERS):], here) for request in requests
+                                              if request.startswith(CALLERS)))
+        facts = _python_facts(here, root, requests, settings, shared)
+        if digest is not None:
+            memo.keep_header_facts(key, ((facts.values, facts.unreached, facts.cuda_only), digest))
+    return replace(settings, python_project=facts) if facts else settings
+
+
+def _python_facts(here: str, root: str, requests: frozenset[str], settings: Settings,
+                  shared: Shared) -> PythonProjectFacts:
+    """What the project's other modules answer to `requests` of the file at `here`."""
     plain = replace(settings, python_project=PythonProjectFacts())  # (the other modules: one level)
     values, unreached, cuda_only = [], set(), []
     for request in sorted(requests):
@@ -101,15 +138,33 @@ def with_python_facts(settings: Settings, path: str, requests: Iterable[str], in
                 values.append(found)
         elif request.startswith(CALLERS):
             name = request[len(CALLERS):]
-            if _unreached(here, name, root, plain, index):
+            if _unreached(here, name, root, plain, shared.index):
                 unreached.add(name)
         elif request.startswith(IMPORTS):
             module = request[len(IMPORTS):]
-            why = cuda_only_import(here, module, root, settings.python)
+            why = cuda_only_import(here, module, root, settings.python, shared.answers)
             if why:
                 cuda_only.append((module, why))
-    facts = PythonProjectFacts(tuple(values), frozenset(unreached), tuple(cuda_only))
-    return replace(settings, python_project=facts) if facts else settings
+    return PythonProjectFacts(tuple(values), frozenset(unreached), tuple(cuda_only))
+
+
+def python_digest(root: str) -> bytes | None:
+    """A digest of the status of every folder below `root` and every Python file in them (what the
+    answers are found from); None when one was modified just now (its status could repeat after a
+    later edit within the file system's timestamp granularity)."""
+    racy = time.time_ns() - RACY_SECONDS * 10**9
+    text = []
+    for folder, listing in walk_of(root).folders(lambda folder, name, listing: not name.startswith(".")):
+        if listing.status[1] > racy:
+            return None
+        text.append(f"{folder}\0{listing.status}")
+        for name, kind in zip(listing.names, listing.kinds):
+            if kind != DIR and name.endswith(".py"):
+                status = file_status(os.path.join(root, folder, name))
+                if status[1] > racy:
+                    return None
+                text.append(f"{name}\0{status}")
+    return hashlib.sha256("\n".join(text).encode("utf-8", "surrogateescape")).digest()[:16]
 
 
 def _imported_constants(importer: str, module: str, name: str, root: str,
@@ -135,7 +190,7 @@ def _imported_constants(importer: str, module: str, name: str, root: str,
 def _constants_in(path: str, mtime: int, name: str,
                   platforms: PythonPlatforms) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
     """The constants the module at `path` leaves in its variable `name` on ROCm and on CUDA."""
-    file = _module(path, Settings(python=platforms))
+    file = _module(path, mtime, platforms)
     if file is None or file.tree is None:
         return None, None
     return _on_each_platform(file, lambda flow: module_constants(file.tree, name, flow.statements)[-1])
@@ -146,7 +201,7 @@ def _returned_in(path: str, mtime: int, name: str,
                  platforms: PythonPlatforms) -> tuple[tuple[object, ...] | None, tuple[object, ...] | None]:
     """The constants the module at `path`'s function `name` returns on ROCm and on CUDA (a call's
     value: torchao's `is_cuda_version_at_least()` returns False where `torch.version.cuda` is None)."""
-    file = _module(path, Settings(python=platforms))
+    file = _module(path, mtime, platforms)
     function = file.flow.module_function(name) if file is not None and file.tree is not None else None
     if function is None:
         return None, None
@@ -223,13 +278,15 @@ def module_file(importer: str, module: str, root: str) -> str | None:
     return files[-1] if files else None
 
 
-def _module(path: str, settings: Settings) -> PythonFile | None:
-    """A project module, analysed (None when it cannot be read)."""
+@lru_cache(maxsize=16)
+def _module(path: str, mtime: int, platforms: PythonPlatforms) -> PythonFile | None:
+    """A project module, analysed once for all the names asked of it (None when it cannot be
+    read); `mtime` keys the cache."""
     try:
         data, _ = read_file(path)
     except OSError:
         return None
-    return PythonFile(path, data, settings)
+    return PythonFile(path, data, Settings(python=platforms))
 
 
 @lru_cache(maxsize=1024)

@@ -84,7 +84,8 @@ def defines_for(path: str, root: str, scoped: tuple[ScopedDefinition, ...],
                 compiled: dict[str, tuple[str, ...]]) -> tuple[BuildDefine, ...]:
     """What every ROCm compile of the file `path` (absolute) defines, by the build files, and no
     other build of it (first definition of each name)."""
-    name = os.path.relpath(path, root).replace(os.sep, "/")
+    inside = os.path.join(root, "")
+    name = (path[len(inside):] if path.startswith(inside) else os.path.relpath(path, root)).replace(os.sep, "/")
     if name.startswith("../"):
         return ()
     found: dict[str, BuildDefine] = {}

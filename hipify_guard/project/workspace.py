@@ -163,14 +163,14 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
     shared: dict[tuple, Settings] = {}
     places: dict[str, tuple[str | None, str]] = {}
     result = []
+    if any(job_options.infer_platforms for job_options in options):
+        from .platform_profile import infer, merged  # (reads the build files once per project and run)
     for job, job_options in zip(jobs, options):
         path = job.filename if job.path == "-" else job.path
         settings = job.settings
         cuda_only = job_options.cuda_only_files is not None and _exclusion(job_options.cuda_only_files)(path, False)
         root, absolute = _place(path, places) if job.path != "-" or os.path.exists(path) else (None, "")
         if job_options.infer_platforms and root is not None:  # (a lone file: nothing speaks of a ROCm build)
-            from .platform_profile import infer, merged  # (reads the build files once per project and run)
-
             inference = infer(root, memo)
             defines, rocm_only = inference.rocm_defines(absolute), absolute in inference.rocm_only_files
             key = (id(settings), inference.root, defines, rocm_only)
@@ -182,9 +182,11 @@ def with_profiles(jobs: list[Job], options: Sequence[Options], memo: FactsMemo |
                                       rocm_defines=defines, rocm_only=rocm_only, python=python)
             settings = shared[key]
             cuda_only = cuda_only or inference.is_cuda_only(absolute)
-        if cuda_only and not BuildSources.of(job_options):
-            job = replace(job, codes=cuda_only_codes(job.codes))
-        result.append(job if settings is job.settings else replace(job, settings=settings))
+        codes = cuda_only_codes(job.codes) if cuda_only and not BuildSources.of(job_options) else job.codes
+        if settings is job.settings and codes is job.codes:
+            result.append(job)
+        else:
+            result.append(job.using(settings, codes))
     return result
 
 
@@ -197,8 +199,8 @@ def _place(path: str, places: dict[str, tuple[str | None, str]]) -> tuple[str | 
     folder = places.get(head + slash)
     if folder is None:
         absolute = os.path.abspath(head or slash or os.curdir)
-        folder = places[head + slash] = (project_root_of(os.path.join(absolute, name)), absolute)
-    return folder[0], os.path.join(folder[1], name)
+        folder = places[head + slash] = (project_root_of(os.path.join(absolute, name)), os.path.join(absolute, ""))
+    return folder[0], folder[1] + name
 
 
 def to_settings(options: Options) -> Settings:

@@ -253,3 +253,30 @@ def test_auto_says_why_it_writes_no_fix_where_no_version_macro_can_test_the_apis
     assert "no fix: auto would take this branch on ROCm 1.9.2 and newer" in finding["message"]
     assert "`csrilu02Info_t`, added in HIP 1.9.2" in finding["message"]
     assert "set `rocm-version-macro`" in finding["message"]
+
+
+def test_auto_reads_the_projects_alias_of_a_cuda_name_as_the_hip_api_it_stands_for(tmp_path: Path) -> None:
+    """FBGEMM's utils/float.cuh: `using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;` under USE_ROCM (HIP
+    6.2; `__hip_fp8_e4m3` of 6.3 where HIP_FP8_TYPE_OCP). A branch for CUDA 12 using `__nv_fp8_e4m3`
+    is taken on ROCm from the earliest release where one of the aliases compiles, as the maintainer
+    wrote it (`ROCM_VERSION >= 60200`); before, auto excluded ROCm, HIP having no `__nv_fp8_e4m3`.
+    A stand-in that gives the name a value (`#define CU_X ((CUenum)8)`) is no alias: it stays lacking."""
+    setup = ("from torch.utils.cpp_extension import CUDAExtension, BuildExtension\n"
+             "setup(ext_modules=[CUDAExtension('ext', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n")
+    header = ("#pragma once\n#ifdef USE_ROCM\n#include <hip/hip_fp8.h>\n#if HIP_FP8_TYPE_OCP\n"
+              "using __nv_fp8_e4m3 = __hip_fp8_e4m3;\n#else\nusing __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;\n#endif\n"
+              "#else\n#include <cuda_fp8.h>\n#endif\n")
+    kernel = ("#include <torch/extension.h>\n#include \"float.cuh\"\n"
+              "#if defined(CUDA_VERSION) && CUDA_VERSION >= 12000\n__nv_fp8_e4m3 scale;\n#endif\n")
+    root = git_project(tmp_path, {"setup.py": setup, "csrc/float.cuh": header, "csrc/k.cu": kernel})
+    assert _diff(root, "--unsafe-fixes", "--policy", "auto") == (
+        "+#if (defined(CUDA_VERSION) && CUDA_VERSION >= 12000) || (defined(USE_ROCM) && HIP_VERSION >= 60200000)")
+    (finding,) = run_cli("check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--output-format", "json",
+                         "csrc/k.cu", cwd=root).json()
+    assert ("`__nv_fp8_e4m3`, which the project defines for ROCm as `__hip_fp8_e4m3_fnuz`, added in HIP 6.2.0"
+            in finding["fix"]["message"])
+    (root / "csrc/float.cuh").write_text(header.replace("using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;",
+                                                        "#define __nv_fp8_e4m3 ((__hip_fp8_e4m3_fnuz)0)"))
+    (root / "csrc/float.cuh").write_text(re.sub(r"#if HIP_FP8_TYPE_OCP\n.*?#else\n(.*?)#endif\n", r"\1",
+                                                (root / "csrc/float.cuh").read_text(), flags=re.S))
+    assert "!defined(USE_ROCM)" in _diff(root, "--unsafe-fixes", "--policy", "auto")

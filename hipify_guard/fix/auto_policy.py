@@ -44,7 +44,7 @@ from collections.abc import Callable
 from ..core.findings import SAFE, UNSAFE, Fix
 from ..cpp.groups import Arm, group_end
 from ..model.analysis import FileAnalysis
-from ..model.api_knowledge import is_api, titles
+from ..model.api_knowledge import ApiView, is_api, titles
 from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_ptx, libcudacxx, polyfill, stand_in,
                                      version_value)
@@ -205,8 +205,11 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     if own and _error_only(file, arm):
         return exclude("is an `#error` meant for CUDA builds, which ROCm must not hit")
     min_rocm = file.settings.min_rocm
+    aliased = _aliased(facts, every_use, models)
     versioned = [(view.added, use, model, view) for use in uses for model in models
                  if (view := use.view(model)) is not None and view.added is not None]
+    versioned += [(view.added, use, model, view) for use, views in aliased.items() for model, view in views
+                  if view.added is not None]
     if versioned:
         added, newest, _, _ = max(versioned, key=lambda item: item[0])
         if min_rocm is None or added > min_rocm:
@@ -214,7 +217,9 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
                    else "min-rocm is not set; set it to skip version tests for APIs every supported ROCm has")
             deciding = [(model, view) for version, use, model, view in versioned if use is newest and version == added]
             where = f"{_sources(view for _, view in deciding)}; {titles(model for model, _ in deciding)}"
-            newest_api = f"the newest API {who} uses is `{newest.name}`, added in HIP {version_text(added)} ({where}"
+            alias = (f", which the project defines for ROCm as `{deciding[0][1].name}`" if newest in aliased else "")
+            newest_api = (f"the newest API {who} uses is `{newest.name}`{alias}, added in HIP {version_text(added)} "
+                          f"({where}")
             macros = file.rewrite_macros(arm.directive.hash)
             if macros.rocm is not None and macros.version_number(added) is None:
                 file.kept(_Unwritten, _Unwritten)[arm.directive.hash] = (
@@ -230,12 +235,31 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         if standing_in is not None:
             return _include(file, arm, today, f"{who} {standing_in.what}, so ROCm needs it as well")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
+    known += [(use, view) for use, views in aliased.items() for _, view in views]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
         since = f" by ROCm {version_text(min_rocm)} (min-rocm)" if versioned and min_rocm else ""
         reason = f"HIP has every API {who} uses{since}: {shown} ({_sources(view for _, view in known)})"
         return _include(file, arm, today, f"{reason}{_unjudged(facts, arm)}")
     return _NO_EVIDENCE
+
+
+def _aliased(facts: BranchApis, every_use: list[ApiUse], models) -> dict[ApiUse, list[tuple[object, ApiView]]]:
+    """The first use of each name the project defines for ROCm as another API (FBGEMM's `using
+    __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;`), with what each ROCm model's build has for it: of the
+    APIs its definitions stand for, the one HIP added first (the definition ROCm compiles from then)."""
+    found: dict[ApiUse, list[tuple[object, ApiView]]] = {}
+    for use in first_uses(tuple(every_use)):
+        targets = facts.aliases(use) if facts.project_defines(use) else ()
+        for model in models if targets else ():
+            views = [view for target in targets if (view := facts.available(target, model)) is not None]
+            if views:
+                found.setdefault(use, []).append((model, min(views, key=_earliest)))
+    return found
+
+
+def _earliest(view: ApiView) -> tuple:
+    return (view.added is None, view.added or ())
 
 
 class _Unwritten(dict):

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from ..cpp.groups import Arm, group_end
 from .analysis import FileAnalysis, Literal
-from .api_knowledge import ApiView, knowledge, route
+from .api_knowledge import ApiView, is_api, knowledge, route
 from .code_tokens import define_bodies, identifiers, segments
 from .definitions import definitions_of
 from .rocm_code import MacroExpansions
@@ -136,6 +136,22 @@ class BranchApis:
         """Whether some ROCm model's build may lack the use (a cheap test before `lacking`)."""
         views = (use.view(model) for model in self.file.rocm_models)
         return any(view is not None and (view.missing or view.opt_in) for view in views)
+
+    def names_may_lack(self) -> frozenset[str]:
+        """The names guarded code uses that some ROCm model's build may lack: what the project
+        headers are asked whether they define (a shim, an alias) before a fix judges a branch by them."""
+        return frozenset(use.name for arm in self.guarded() for use in self.uses(arm) if self.may_lack(use))
+
+    def aliases(self, use: ApiUse) -> tuple[str, ...]:
+        """The APIs the project's definitions of the used name for ROCm stand for (`Definitions.aliases`)."""
+        if use.own_macro:
+            return ()
+        return tuple(name for name in definitions_of(self.file).aliases(use.name.encode("ascii")) if is_api(name))
+
+    def available(self, name: str, model: Platform) -> ApiView | None:
+        """What the model's build has for the API `name`; None when it lacks it or no source knows it."""
+        view = knowledge().view(name, route(model))
+        return None if view is None or view.missing or view.opt_in else view
 
     def added_after(self, use: ApiUse, floor: Version) -> bool:
         """Whether some ROCm model's build has the use only from a release after `floor`."""

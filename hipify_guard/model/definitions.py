@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from .analysis import FileAnalysis
@@ -36,6 +37,7 @@ _NAME_START = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _DECLARATOR_NEXT = frozenset(b"(;,=[{}):")  # what may follow a declared name
 _CLASS_KEYS = frozenset({b"struct", b"class", b"union", b"enum"})
+_ELABORATED = frozenset({*_CLASS_KEYS, b"typename", b"::"})  # what may stand before an alias's one name
 _CLASS_FOLLOWERS = frozenset({b"{", b":", b";", b"final"})
 # Identifiers that end a declaration's specifiers: what comes before them is an expression.
 _STATEMENT_WORDS = frozenset(
@@ -109,6 +111,47 @@ class Definitions:
             known = self._defines[name] = name in self.external or any(
                 reachable_on_rocm(self.file, offset) for offset in self._sites(name))
         return known
+
+    def aliases(self, name: bytes) -> tuple[str, ...]:
+        """The names the project's definitions of `name` for ROCm stand for, each once: the right
+        side of `using NAME = ...;`, `typedef ... NAME;` and an object-like `#define NAME ...` in
+        code some ROCm model compiles, here or (`Settings.header_aliases`) in the project headers
+        the file includes. FBGEMM's `using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;` under `USE_ROCM`."""
+        text = name.decode("ascii")
+        found = [target for defined, targets in self.file.settings.header_aliases if defined == text
+                 for target in targets]
+        for offset in self._sites(name):
+            if reachable_on_rocm(self.file, offset):
+                found += [word.decode("ascii") for word in self._right_side(name, offset)]
+        return tuple(dict.fromkeys(word for word in found if word != text))
+
+    def _right_side(self, name: bytes, offset: int) -> list[bytes]:
+        """The name a definition of `name` at `offset` makes it another name for: the right side
+        of `using`, `typedef` or an object-like `#define` when that is one plain name (`struct X`
+        included); [] for any other shape (a struct's body, a pointer, a cast, a value)."""
+        data = self.file.data
+        if data[offset:offset + 1] == b"#":
+            directive = next(d for d in self.file.scan.directives if d.hash == offset)
+            start, end = directive.argument
+            head = _MACRO_NAME.match(data, start, end)
+            if head is None or data[head.end():head.end() + 1] == b"(":
+                return []  # (a function-like macro: its parameters stand for the arguments)
+            words = [token for _, token in tokens(data, head.end(), end)]
+        else:
+            code = self.code
+            index = bisect_left(code.starts, offset)
+            if code.text(index - 1) == b"using" and code.text(index + 1) == b"=":
+                end = next((at for at in range(index + 2, min(len(code.texts), index + 8))
+                            if code.texts[at] in (b";", b"{", b"}")), index + 2)
+                words = code.texts[index + 2:end]
+            elif code.text(index - 1) not in (b"*", b"&") and code.text(index - 3) == b"typedef":
+                words = code.texts[index - 2:index]
+            elif code.text(index - 2) == b"typedef":
+                words = code.texts[index - 1:index]
+            else:
+                return []
+        words = [word for word in words if word not in _ELABORATED]
+        return words if len(words) == 1 and words[0][0] in _NAME_START else []
 
     def defines_macro(self, name: bytes) -> bool:
         """Whether a project header the file includes, or a `#define` of the file that some ROCm

@@ -27,6 +27,7 @@ from ..core.reading import read_file
 from ..cpp.groups import GroupTree
 from ..cpp.scanner import scan
 from ..model.analysis import FileAnalysis
+from ..model.api_knowledge import is_api
 from ..model.definitions import definitions_of
 from ..model.local_macros import LocalMacros
 from ..model.platforms import UNDEFINED
@@ -37,6 +38,7 @@ from .header_memo import Reads, facts_key, keep_facts, kept_facts
 from ..walk.project_walk import run_memo
 
 MAX_HEADERS = 256  # (cutlass: cutlass/arch/config.h is the 182nd header a test's includes reach)
+ALIAS_ONLY = "alias:"  # a name asked only whether the headers define it for ROCm as another API
 _GUARD_ROUNDS = 4  # links of a chain of macros defined under one another that are followed
 _TEMPLATE_SUFFIXES = (".in", ".cmake")
 _CMAKEDEFINE = re.compile(rb"^[ \t]*#[ \t]*cmakedefine(?:01)?[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
@@ -51,25 +53,41 @@ class HeaderFacts(NamedTuple):
     rocm_only: frozenset[str]  # macros surely defined in every ROCm model, not surely on CUDA
     # (mscclpp's `MSCCLPP_DEVICE_HIP`, defined under `defined(__HIP_PLATFORM_AMD__)`)
     reached: tuple[tuple[str, str], ...] = ()  # (macro, how the file sees it) for those of configured headers
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (defined name, the APIs its definitions stand for)
 
 
 def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
     """What the project headers `path` includes (transitively) say of `names` (from the run's
     memo while every file and folder they were found from is unchanged: `header_memo`)."""
-    wanted = frozenset(names)
+    asked = frozenset(names)
+    alias_only = frozenset(name[len(ALIAS_ONLY):] for name in asked if name.startswith(ALIAS_ONLY))
+    wanted = asked - {ALIAS_ONLY + name for name in alias_only} | alias_only
+    alias_only -= asked
     start = os.path.realpath(path)
     memo = run_memo()
-    key = facts_key(start, wanted, root, settings) if memo is not None else None
+    key = facts_key(start, asked, root, settings) if memo is not None else None
     first = includes(start, root).headers  # (the file itself matters only by what it includes)
     if key is not None:
         kept = kept_facts(memo, key, first, lambda: index_digest(root), include_lines)
         if kept is not None:
             return HeaderFacts(*kept)
     facts, reads = _included_facts(start, wanted, root, settings)
+    if alias_only:
+        facts = _aliases_only(facts, alias_only)
     if key is not None:
-        keep_facts(memo, key, (facts.values, facts.defined, facts.cuda_only, facts.rocm_only, facts.reached), reads,
+        keep_facts(memo, key, tuple(facts), reads,
                    first, lambda: index_digest(root))
     return facts
+
+
+def _aliases_only(facts: HeaderFacts, names: frozenset[str]) -> HeaderFacts:
+    """The facts without what they say of `names` but that the headers define them as another
+    API for ROCm (an alias is evidence of what the name is there; a stand-in's value is not)."""
+    aliased = frozenset(name for name, _ in facts.aliases)
+    dropped = names - aliased
+    return facts._replace(values={name: value for name, value in facts.values.items() if name not in dropped},
+                          defined=facts.defined - dropped, cuda_only=facts.cuda_only - dropped,
+                          rocm_only=facts.rocm_only - dropped)
 
 
 def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Settings) -> tuple[HeaderFacts, Reads]:
@@ -88,7 +106,8 @@ def _included_facts(start: str, wanted: frozenset[str], root: str, settings: Set
         more, why = through
         reached += [(name, why) for name in sorted(configured & more.rocm_only)]
         facts = HeaderFacts({**facts.values, **more.values}, facts.defined | more.defined,
-                            facts.cuda_only | more.cuda_only, facts.rocm_only | more.rocm_only)
+                            facts.cuda_only | more.cuda_only, facts.rocm_only | more.rocm_only,
+                            aliases=facts.aliases)
     return facts._replace(reached=tuple(reached)), reads
 
 
@@ -126,6 +145,7 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
     configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
     sites: dict[str, dict[str, frozenset[str]]] = {}  # name -> header defining it for ROCm -> free names it is under
+    aliases: dict[str, list[str]] = {}  # name -> the APIs its definitions for ROCm stand for
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
@@ -151,6 +171,7 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
         for_rocm, off_rocm = _definitions_in(header, settings, open_names - values.keys())
         elsewhere |= off_rocm
         for name in for_rocm:
+            aliases.setdefault(name, []).extend(_aliased_apis(header, settings, name))
             free = _guards(header, settings, name)
             sites.setdefault(name, {})[header] = free
             looked_for |= free
@@ -158,7 +179,9 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
     _settle_guards(sites, elsewhere, settings)
     defined = frozenset(name for name in wanted if sites.get(name))
     return HeaderFacts({name: value for name, value in values.items() if name in wanted}, defined,
-                       frozenset(wanted & elsewhere - defined - values.keys()), frozenset(rocm_side & wanted))
+                       frozenset(wanted & elsewhere - defined - values.keys()), frozenset(rocm_side & wanted),
+                       aliases=tuple((name, tuple(dict.fromkeys(aliases[name]))) for name in sorted(defined)
+                                     if aliases.get(name)))
 
 
 def _unsettled(names: set[str], values: dict[str, int], sites: dict[str, dict[str, frozenset[str]]],
@@ -215,6 +238,14 @@ def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tup
     for_rocm = {name for name in names if definitions.defines(name.encode())}
     off_rocm = {name for name in names - for_rocm if definitions.defines_macro_somewhere(name.encode())}
     return for_rocm, off_rocm
+
+
+def _aliased_apis(path: str, settings: Settings, name: str) -> list[str]:
+    """The CUDA or HIP APIs the header's definitions of `name` for ROCm stand for (`Definitions.aliases`)."""
+    header = _analysis(path, settings)
+    if header is None:
+        return []
+    return [target for target in definitions_of(header).aliases(name.encode("ascii")) if is_api(target)]
 
 
 def _rocm_switches(path: str, settings: Settings, names: set[str]) -> set[str]:

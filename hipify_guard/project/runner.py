@@ -25,7 +25,8 @@ from .workspace import cuda_only_by_includes, with_header_facts
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _API_RULES = ("HG203", "HG204")
-_HEADER_RULES = frozenset({"HG101", "HG102", "HG103", *_API_RULES})  # whose results headers can change
+_GUARD_RULES = frozenset({"HG101", "HG102", "HG103"})
+_HEADER_RULES = _GUARD_RULES | frozenset(_API_RULES)  # whose results headers can change
 
 
 def run(job: Job) -> FileReport:
@@ -118,7 +119,7 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
 
                 report.outside_names = requests(file, found)
         elif not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
-            report.outside_names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
+            report.outside_names = _names_asked(file, found, job.settings)
         findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)
@@ -176,7 +177,7 @@ def _knowing_headers(job: Job, data: bytes, codes: tuple[str, ...]) -> tuple[Set
 
     file = FileAnalysis(job.filename, data, job.settings)
     found = run_rules(file, [code for code in job.codes if code in _HEADER_RULES])
-    names = file.free_names | _api_names(file, found) | _rewrite_names(job.settings, found)
+    names = _names_asked(file, found, job.settings)
     settings = with_header_facts(job.settings, job.path, names) if names else job.settings
     if found and cuda_only_by_includes(job.path, settings):
         codes = cuda_only_codes(codes)
@@ -200,6 +201,20 @@ def _knows_headers(settings: Settings) -> bool:
     """Whether the headers' facts are in `settings` already (a job settled again)."""
     return bool(settings.header_defines or settings.header_definitions or settings.header_cuda_only
                 or settings.header_rocm_only)
+
+
+def _names_asked(file: FileAnalysis, findings: list, settings: Settings) -> frozenset[str]:  # noqa: ANN001
+    """What the project headers are asked of a C/C++ file with these findings: the free names of
+    its conditions, the APIs of its API findings, the macros its rewrites may use, and, where a
+    guard's fix judges its branch, whether the names there that a ROCm build may lack are the
+    project's aliases of other APIs (`header_facts.ALIAS_ONLY`)."""
+    names = file.free_names | _api_names(file, findings) | _rewrite_names(settings, findings)
+    if any(finding.code in _GUARD_RULES for finding in findings):
+        from ..model.branch_apis import branch_apis
+        from .header_facts import ALIAS_ONLY
+
+        names |= {ALIAS_ONLY + name for name in branch_apis(file).names_may_lack()}
+    return names
 
 
 def _api_names(file: FileAnalysis, findings: list) -> frozenset[str]:  # noqa: ANN001 - Finding

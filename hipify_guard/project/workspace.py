@@ -368,6 +368,7 @@ def with_header_facts(settings: Settings, path: str, names: Iterable[str]) -> Se
     if not (facts.values or facts.defined or facts.cuda_only or facts.rocm_only):
         return settings
     return replace(settings, header_defines=tuple(sorted(facts.values.items())), header_definitions=facts.defined,
+                   header_aliases=facts.aliases,
                    header_cuda_only=facts.cuda_only, header_rocm_only=facts.rocm_only, header_reached=facts.reached)
 
 

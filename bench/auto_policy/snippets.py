@@ -24,6 +24,10 @@ tool's, under a ROCm build (`USE_ROCM`, `__HIP_PLATFORM_AMD__`, `__HIPCC__`, `RO
 A case agrees when ROCm compiles the same arm at every release. No case is "undecidable": a
 removed ROCm part always leaves a guard whose taking or skipping is the decision.
 
+With `--together`, the case's siblings (the same file's other cases whose guard reads the same:
+one feature, which the maintainer decided at once) are stripped with it, as they were before the
+decision; one at a time, the rest of the feature keeps its ROCm part, which hides README step 5.
+
 With `--in-tree ROOT` (the extensions set, `extensions/`), the file is `ROOT/<owner>+<name>/<path>`
 and is checked inside its own tree (cwd the tree's root, no `--config`: the tool infers the
 project's ROCm build): the stripped text is written to the real file, checked, fixed and read, and
@@ -194,9 +198,11 @@ def run_in_tree(tool: str, tree: str, path: str, text: str, line: int) -> tuple[
                 raise SystemExit(f"{target} could not be restored")
 
 
-def judge(case: dict, args: argparse.Namespace, releases: list[tuple[int, int]]) -> tuple[str, str, list[str], list[str]]:
+def judge(case: dict, args: argparse.Namespace, releases: list[tuple[int, int]],
+          together: list[dict] = ()) -> tuple[str, str, list[str], list[str]]:
     """The tool's message and fixed directive for one case, and the arms a ROCm build of each
-    release compiles with the maintainer's directive and with the tool's."""
+    release compiles with the maintainer's directive and with the tool's; the guards of `together`
+    (other cases) are stripped of their ROCm part too."""
     commit = re.match(r"[0-9a-f]{40}", case["note"]).group()
     tree = os.path.join(args.in_tree or args.sources, case["repo"].replace("/", "+"))
     if args.in_tree:
@@ -208,6 +214,8 @@ def judge(case: dict, args: argparse.Namespace, releases: list[tuple[int, int]])
         original = handle.read()
     line = int(case["line"])
     text = without_rocm(original, line, case["original_directive"], case["stripped_directive"])
+    for other in together:  # (the rest of the feature, as it was before the maintainer decided)
+        text = without_rocm(text, int(other["line"]), other["original_directive"], other["stripped_directive"])
     if args.in_tree:
         message, fixed = run_in_tree(args.tool, tree, case["path"], text, line)
     else:
@@ -219,6 +227,15 @@ def judge(case: dict, args: argparse.Namespace, releases: list[tuple[int, int]])
     maintainer = [rocm_arms(defines + skeleton(chain, 1, case["original_directive"]), r, args.gcc) for r in releases]
     tool = [rocm_arms(defines + skeleton(chain, 1, fixed), r, args.gcc) for r in releases]
     return message, fixed, maintainer, tool
+
+
+def siblings(case: dict, cases: list[dict]) -> list[dict]:
+    """The other cases of the same file whose guard reads the same (without spaces): one feature's
+    guards, which the maintainer decided together (FBGEMM's nine `kv_cache` guards), so that
+    before the decision none of them named ROCm."""
+    same = re.sub(r"\s+", "", case["original_directive"])
+    return [other for other in cases if other is not case and other["repo"] == case["repo"]
+            and other["path"] == case["path"] and re.sub(r"\s+", "", other["original_directive"]) == same]
 
 
 def main() -> int:
@@ -236,16 +253,18 @@ def main() -> int:
     parser.add_argument("--report", help="write the per-case report (TSV) here")
     parser.add_argument("-v", "--verbose", action="store_true", help="print agreeing cases too")
     parser.add_argument("--only", default="", help="comma-separated case ids to run (default: all)")
+    parser.add_argument("--together", action="store_true",
+                        help="strip the ROCm part of the case's siblings too (`siblings`: the feature's other guards)")
     args = parser.parse_args()
     releases = [tuple(int(part) for part in text.split(".")) for text in args.releases.split(",")]
     with open(os.path.join(args.cases, "cases.tsv"), encoding="utf-8") as handle:
-        cases = [case for case in csv.DictReader(handle, delimiter="\t")
-                 if not args.only or case["id"] in args.only.split(",")]
+        every = list(csv.DictReader(handle, delimiter="\t"))
+    cases = [case for case in every if not args.only or case["id"] in args.only.split(",")]
     counts: Counter[str] = Counter()
     rows = []
     for case in cases:
         try:
-            message, fixed, maintainer, tool = judge(case, args, releases)
+            message, fixed, maintainer, tool = judge(case, args, releases, siblings(case, every) if args.together else [])
             verdict = "agree" if maintainer == tool else "disagree"
         except (RuntimeError, OSError, json.JSONDecodeError) as error:
             verdict, message, fixed, maintainer, tool = "error", str(error), "", [], []

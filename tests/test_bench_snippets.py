@@ -93,3 +93,32 @@ def test_in_tree_checks_each_file_in_its_project_and_gives_its_bytes_back(tmp_pa
     (row,) = [line.split("\t") for line in report.read_text().splitlines()[1:]]
     assert row[:2] == ["001", "agree"] and row[3] == "#if (CUDART_VERSION >= 9020) || defined(MY_USE_HIP)", done.stdout
     assert (tree / "src" / "a.cu").read_text() == text
+
+
+def test_together_strips_the_rest_of_the_feature_with_the_case(tmp_path: Path) -> None:
+    """--together: the same file's other guard that reads the same is stripped too, so auto reads
+    the two as one feature (README step 5) and takes the helper's branch from the release of the
+    API the other branch calls; alone, the other keeps its ROCm part and the helper shows no evidence."""
+    guard = "#if CUDA_VERSION >= 12000 || (defined(USE_ROCM) && ROCM_VERSION >= 50300)"
+    text = (f"#include <cuda_runtime.h>\n{guard}\nvoid launch(cudaStream_t s) {{ cudaStreamBeginCapture(s, "
+            f"cudaStreamCaptureModeGlobal); }}\n#endif\nint x;\n{guard}\nvoid helper() {{ launch(0); }}\n#endif\n")
+    source = tmp_path / "sources" / "someone+project" / COMMIT / "src" / "a.cu"
+    source.parent.mkdir(parents=True)
+    source.write_text(text, encoding="utf-8")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "cases.tsv").write_text(
+        "id\trepo\tpath\tline\toriginal_directive\tstripped_directive\tdecision\tnote\n" + "".join(
+            f"{ident}\tsomeone/project\tsrc/a.cu\t{line}\t{guard}\t#if CUDA_VERSION >= 12000\trocm-min=5.3\t{COMMIT}\n"
+            for ident, line in (("001", 2), ("002", 6))), encoding="utf-8")
+
+    def fixed(*extra: str) -> str:
+        report = tmp_path / "report.tsv"
+        done = subprocess.run([sys.executable, str(ROOT / "bench/auto_policy/snippets.py"), "--cases", str(cases),
+                               "--sources", str(tmp_path / "sources"), "--tool", str(Path(sys.executable).parent / "hipify-guard"),
+                               "--report", str(report), "--only", "002", *extra], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return report.read_text().splitlines()[1].split("\t")[3]
+
+    assert "!defined(USE_ROCM)" in fixed()
+    assert "ROCM_VERSION >=" in fixed("--together")

@@ -67,7 +67,7 @@ class Toolchain:
         work.mkdir(exist_ok=True)
         (work / name).write_bytes(data)
         done = subprocess.run([*self.command, *flags, name], cwd=work, capture_output=True, timeout=300,
-                              env={**os.environ, **self.env})
+                              env={**os.environ, **self.env, "TMPDIR": str(self.folder)})  # (hipcc's temporary folders)
         return done.returncode, tuple(own_lines(done.stdout.decode("latin-1"), name))
 
 

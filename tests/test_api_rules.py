@@ -324,6 +324,21 @@ def test_auto_takes_the_newest_hip_version_above_min_rocm() -> None:
     assert "`cudaGraphUpload`, added in HIP 5.3.0" in fix.message and "min-rocm 5.0.0" in fix.message
 
 
+def test_auto_reads_the_files_own_alias_and_no_other_shape() -> None:
+    """`using`, `typedef` and an object-like `#define` of one name under the ROCm macro make the
+    CUDA name that HIP API (its release decides); a pointer, a struct body, a cast or a value do not."""
+    guard = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 12000\n__nv_fp8_e4m3 scale;\n#endif\n"
+    for alias in ("using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;", "typedef __hip_fp8_e4m3_fnuz __nv_fp8_e4m3;",
+                  "typedef struct __hip_fp8_e4m3_fnuz __nv_fp8_e4m3;", "#define __nv_fp8_e4m3 __hip_fp8_e4m3_fnuz"):
+        (finding,) = check(analysis(f"#ifdef USE_ROCM\n{alias}\n#endif\n{guard}", policy=Policy("auto")), ["HG101"])
+        assert finding.fix.expectation.rocm_min == 60200, alias
+        assert "`__nv_fp8_e4m3`, which the project defines for ROCm as `__hip_fp8_e4m3_fnuz` (line 2)" in finding.fix.message
+    for shape in ("typedef __hip_fp8_e4m3_fnuz* __nv_fp8_e4m3;", "#define __nv_fp8_e4m3 ((__hip_fp8_e4m3_fnuz)0)",
+                  "typedef struct { __hip_fp8_e4m3_fnuz v; } __nv_fp8_e4m3;", "#define __nv_fp8_e4m3(x) __hip_fp8_e4m3_fnuz"):
+        (finding,) = check(analysis(f"#ifdef USE_ROCM\n{shape}\n#endif\n{guard}", policy=Policy("auto")), ["HG101"])
+        assert "which the project defines for ROCm as" not in (finding.fix.message if finding.fix else ""), shape
+
+
 def test_auto_includes_rocm_when_min_rocm_has_every_api() -> None:
     fix = auto_fix("cudaGraphUpload(0, 0)", min_rocm=(6, 0, 0))
     assert fix.expectation.rocm == "true" and "by ROCm 6.0.0 (min-rocm)" in fix.message

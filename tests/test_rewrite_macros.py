@@ -273,8 +273,8 @@ def test_auto_reads_the_projects_alias_of_a_cuda_name_as_the_hip_api_it_stands_f
         "+#if (defined(CUDA_VERSION) && CUDA_VERSION >= 12000) || (defined(USE_ROCM) && HIP_VERSION >= 60200000)")
     (finding,) = run_cli("check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--output-format", "json",
                          "csrc/k.cu", cwd=root).json()
-    assert ("`__nv_fp8_e4m3`, which the project defines for ROCm as `__hip_fp8_e4m3_fnuz`, added in HIP 6.2.0"
-            in finding["fix"]["message"])
+    assert ("`__nv_fp8_e4m3`, which the project defines for ROCm as `__hip_fp8_e4m3_fnuz` (csrc/float.cuh:7), "
+            "added in HIP 6.2.0" in finding["fix"]["message"])
     (root / "csrc/float.cuh").write_text(header.replace("using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;",
                                                         "#define __nv_fp8_e4m3 ((__hip_fp8_e4m3_fnuz)0)"))
     (root / "csrc/float.cuh").write_text(re.sub(r"#if HIP_FP8_TYPE_OCP\n.*?#else\n(.*?)#endif\n", r"\1",

@@ -208,7 +208,7 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     aliased = _aliased(facts, every_use, models)
     versioned = [(view.added, use, model, view) for use in uses for model in models
                  if (view := use.view(model)) is not None and view.added is not None]
-    versioned += [(view.added, use, model, view) for use, views in aliased.items() for model, view in views
+    versioned += [(view.added, use, model, view) for use, views in aliased.items() for model, view, _ in views
                   if view.added is not None]
     if versioned:
         added, newest, _, _ = max(versioned, key=lambda item: item[0])
@@ -217,7 +217,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
                    else "min-rocm is not set; set it to skip version tests for APIs every supported ROCm has")
             deciding = [(model, view) for version, use, model, view in versioned if use is newest and version == added]
             where = f"{_sources(view for _, view in deciding)}; {titles(model for model, _ in deciding)}"
-            alias = (f", which the project defines for ROCm as `{deciding[0][1].name}`" if newest in aliased else "")
+            alias = "".join(f", which the project defines for ROCm as `{view.name}` ({where})"
+                            for _, view, where in aliased.get(newest, ())[:1])
             newest_api = (f"the newest API {who} uses is `{newest.name}`{alias}, added in HIP {version_text(added)} "
                           f"({where}")
             macros = file.rewrite_macros(arm.directive.hash)
@@ -235,7 +236,7 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         if standing_in is not None:
             return _include(file, arm, today, f"{who} {standing_in.what}, so ROCm needs it as well")
     known = [(use, view) for use in uses for model in models if (view := use.view(model)) is not None]
-    known += [(use, view) for use, views in aliased.items() for _, view in views]
+    known += [(use, view) for use, views in aliased.items() for _, view, _ in views]
     if known:
         shown = _names(list(dict.fromkeys(use for use, _ in known)))
         since = f" by ROCm {version_text(min_rocm)} (min-rocm)" if versioned and min_rocm else ""
@@ -244,17 +245,19 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
     return _NO_EVIDENCE
 
 
-def _aliased(facts: BranchApis, every_use: list[ApiUse], models) -> dict[ApiUse, list[tuple[object, ApiView]]]:
+def _aliased(facts: BranchApis, every_use: list[ApiUse], models) -> dict[ApiUse, list[tuple[object, ApiView, str]]]:
     """The first use of each name the project defines for ROCm as another API (FBGEMM's `using
-    __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;`), with what each ROCm model's build has for it: of the
-    APIs its definitions stand for, the one HIP added first (the definition ROCm compiles from then)."""
-    found: dict[ApiUse, list[tuple[object, ApiView]]] = {}
+    __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;`), with what each ROCm model's build has for it and where
+    the project says so: of the APIs its definitions make it, the one HIP added first (the
+    definition ROCm compiles from then)."""
+    found: dict[ApiUse, list[tuple[object, ApiView, str]]] = {}
     for use in first_uses(tuple(every_use)):
-        targets = facts.aliases(use) if facts.project_defines(use) else ()
-        for model in models if targets else ():
-            views = [view for target in targets if (view := facts.available(target, model)) is not None]
+        aliases = facts.aliases(use) if facts.project_defines(use) else ()
+        for model in models if aliases else ():
+            views = [(view, where) for target, where in aliases if (view := facts.available(target, model)) is not None]
             if views:
-                found.setdefault(use, []).append((model, min(views, key=_earliest)))
+                view, where = min(views, key=lambda item: _earliest(item[0]))
+                found.setdefault(use, []).append((model, view, where))
     return found
 
 

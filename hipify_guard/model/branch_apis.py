@@ -142,11 +142,12 @@ class BranchApis:
         headers are asked whether they define (a shim, an alias) before a fix judges a branch by them."""
         return frozenset(use.name for arm in self.guarded() for use in self.uses(arm) if self.may_lack(use))
 
-    def aliases(self, use: ApiUse) -> tuple[str, ...]:
-        """The APIs the project's definitions of the used name for ROCm stand for (`Definitions.aliases`)."""
+    def aliases(self, use: ApiUse) -> tuple[tuple[str, str], ...]:
+        """(API, where) of each of the project's definitions of the used name for ROCm that makes
+        it another name for a CUDA or HIP API (`Definitions.aliases`)."""
         if use.own_macro:
             return ()
-        return tuple(name for name in definitions_of(self.file).aliases(use.name.encode("ascii")) if is_api(name))
+        return tuple(alias for alias in definitions_of(self.file).aliases(use.name.encode("ascii")) if is_api(alias[0]))
 
     def available(self, name: str, model: Platform) -> ApiView | None:
         """What the model's build has for the API `name`; None when it lacks it or no source knows it."""

@@ -112,18 +112,25 @@ class Definitions:
                 reachable_on_rocm(self.file, offset) for offset in self._sites(name))
         return known
 
-    def aliases(self, name: bytes) -> tuple[str, ...]:
-        """The names the project's definitions of `name` for ROCm stand for, each once: the right
-        side of `using NAME = ...;`, `typedef ... NAME;` and an object-like `#define NAME ...` in
-        code some ROCm model compiles, here or (`Settings.header_aliases`) in the project headers
-        the file includes. FBGEMM's `using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;` under `USE_ROCM`."""
+    def aliases(self, name: bytes) -> tuple[tuple[str, str], ...]:
+        """(the name it stands for, where) of each of the project's definitions of `name` for ROCm
+        that makes it another name: the right side of `using NAME = ...;`, `typedef ... NAME;` or an
+        object-like `#define NAME ...` in code some ROCm model compiles, in the project headers the
+        file includes (`Settings.header_aliases`, where = "path:line") or here (where = "line N").
+        FBGEMM's `using __nv_fp8_e4m3 = __hip_fp8_e4m3_fnuz;` under `USE_ROCM`."""
         text = name.decode("ascii")
-        found = [target for defined, targets in self.file.settings.header_aliases if defined == text
-                 for target in targets]
+        found = [(target, where) for defined, target, where in self.file.settings.header_aliases if defined == text]
+        found += [(target, f"line {self.file.lines.line_of(offset)}") for target, offset in self.alias_sites(name)]
+        return tuple(dict.fromkeys(found))
+
+    def alias_sites(self, name: bytes) -> list[tuple[str, int]]:
+        """(the name it stands for, offset) of each definition of `name` here that makes it another
+        name, in code some ROCm model compiles (`aliases`)."""
+        found = []
         for offset in self._sites(name):
             if reachable_on_rocm(self.file, offset):
-                found += [word.decode("ascii") for word in self._right_side(name, offset)]
-        return tuple(dict.fromkeys(word for word in found if word != text))
+                found += [(word.decode("ascii"), offset) for word in self._right_side(name, offset) if word != name]
+        return found
 
     def _right_side(self, name: bytes, offset: int) -> list[bytes]:
         """The name a definition of `name` at `offset` makes it another name for: the right side

@@ -71,8 +71,8 @@ class Settings:
     header_defines: tuple[tuple[str, int], ...] = ()
     # Names the project headers the file includes define (their shims): never a use of the API.
     header_definitions: frozenset[str] = frozenset()
-    # (name, the names its definitions for ROCm stand for) of the defined names that are aliases (`Definitions.aliases`)
-    header_aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (name, the name a definition of it for ROCm makes it stand for, "path:line") (`Definitions.aliases`)
+    header_aliases: tuple[tuple[str, str, str], ...] = ()
     # Macros the project headers the file includes define only where no ROCm model goes
     # (RAJA's `RAJA_CUDA_ACTIVE`, under `defined(__CUDACC__)`): undefined on ROCm.
     header_cuda_only: frozenset[str] = frozenset()

@@ -53,7 +53,7 @@ class HeaderFacts(NamedTuple):
     rocm_only: frozenset[str]  # macros surely defined in every ROCm model, not surely on CUDA
     # (mscclpp's `MSCCLPP_DEVICE_HIP`, defined under `defined(__HIP_PLATFORM_AMD__)`)
     reached: tuple[tuple[str, str], ...] = ()  # (macro, how the file sees it) for those of configured headers
-    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (defined name, the APIs its definitions stand for)
+    aliases: tuple[tuple[str, str, str], ...] = ()  # (defined name, an API a definition makes it, "path:line")
 
 
 def included_facts(path: str, names: Iterable[str], root: str, settings: Settings) -> HeaderFacts:
@@ -83,7 +83,7 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
 def _aliases_only(facts: HeaderFacts, names: frozenset[str]) -> HeaderFacts:
     """The facts without what they say of `names` but that the headers define them as another
     API for ROCm (an alias is evidence of what the name is there; a stand-in's value is not)."""
-    aliased = frozenset(name for name, _ in facts.aliases)
+    aliased = frozenset(name for name, _, _ in facts.aliases)
     dropped = names - aliased
     return facts._replace(values={name: value for name, value in facts.values.items() if name not in dropped},
                           defined=facts.defined - dropped, cuda_only=facts.cuda_only - dropped,
@@ -145,7 +145,7 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
     configured = {define.name for define in settings.profile.configured_rocm}
     values: dict[str, int] = {}
     sites: dict[str, dict[str, frozenset[str]]] = {}  # name -> header defining it for ROCm -> free names it is under
-    aliases: dict[str, list[str]] = {}  # name -> the APIs its definitions for ROCm stand for
+    aliases: dict[str, list[tuple[str, str]]] = {}  # name -> (API a definition for ROCm makes it, where)
     elsewhere: set[str] = set()  # #defined only off ROCm, so far
     rocm_side: set[str] = set()
     seen: set[str] = set()
@@ -171,7 +171,7 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
         for_rocm, off_rocm = _definitions_in(header, settings, open_names - values.keys())
         elsewhere |= off_rocm
         for name in for_rocm:
-            aliases.setdefault(name, []).extend(_aliased_apis(header, settings, name))
+            aliases.setdefault(name, []).extend(_aliased_apis(header, settings, name, root))
             free = _guards(header, settings, name)
             sites.setdefault(name, {})[header] = free
             looked_for |= free
@@ -180,8 +180,8 @@ def _facts_from(first: tuple[str, ...], wanted: frozenset[str], root: str, setti
     defined = frozenset(name for name in wanted if sites.get(name))
     return HeaderFacts({name: value for name, value in values.items() if name in wanted}, defined,
                        frozenset(wanted & elsewhere - defined - values.keys()), frozenset(rocm_side & wanted),
-                       aliases=tuple((name, tuple(dict.fromkeys(aliases[name]))) for name in sorted(defined)
-                                     if aliases.get(name)))
+                       aliases=tuple((name, *alias) for name in sorted(defined)
+                                     for alias in dict.fromkeys(aliases.get(name, ()))))
 
 
 def _unsettled(names: set[str], values: dict[str, int], sites: dict[str, dict[str, frozenset[str]]],
@@ -240,12 +240,15 @@ def _definitions_in(path: str, settings: Settings, names: frozenset[str]) -> tup
     return for_rocm, off_rocm
 
 
-def _aliased_apis(path: str, settings: Settings, name: str) -> list[str]:
-    """The CUDA or HIP APIs the header's definitions of `name` for ROCm stand for (`Definitions.aliases`)."""
+def _aliased_apis(path: str, settings: Settings, name: str, root: str) -> list[tuple[str, str]]:
+    """(API, "path:line") of each of the header's definitions of `name` for ROCm that makes it
+    another name for a CUDA or HIP API (`Definitions.alias_sites`)."""
     header = _analysis(path, settings)
     if header is None:
         return []
-    return [target for target in definitions_of(header).aliases(name.encode("ascii")) if is_api(target)]
+    where = os.path.relpath(path, root).replace(os.sep, "/")
+    return [(target, f"{where}:{header.lines.line_of(offset)}")
+            for target, offset in definitions_of(header).alias_sites(name.encode("ascii")) if is_api(target)]
 
 
 def _rocm_switches(path: str, settings: Settings, names: set[str]) -> set[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 from source_strategies import any_source, well_formed
 from test_oracle_gcc import PORT, Build, Case, Variant, check_with_gcc
@@ -147,6 +147,8 @@ def fix_observed(data: bytes, policy: str, build: str = "port") -> tuple[FixResu
 @pytest.mark.slow
 @_settings(EXAMPLES["never-raises"])
 @given(data=st.one_of(any_source(), st.binary(max_size=400)), policy=st.sampled_from(sorted(VARIANTS)))
+@example(data=b"#if CUDA_VERSION >= 1\nint x;\n#elif (~ CUDA_VERSION & defined CUDA_VERSION * (defined ( FOO ) or + 0x5LLu))"
+              b"\nint y;\n#endif\n", policy="rocm-min=6.2")  # (a CUDA macro computed with as a number, in a proof)
 def test_nothing_raises_on_any_bytes(data: bytes, policy: str) -> None:
     """(d): scan, group tree, every rule and the fix loop; a fix, when one is made, is still (a)."""
     result = scan(data)

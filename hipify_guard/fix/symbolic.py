@@ -69,7 +69,7 @@ def _value(node: Node, platform: Platform, cuda_macros: frozenset[str]) -> int |
     if whole in (Outcome.TRUE, Outcome.FALSE):
         return int(whole == Outcome.TRUE)
     values = {}
-    for test in cuda_tests(node, cuda_macros):
+    for test in cuda_tests(node, cuda_macros) or ():  # (None: a CUDA macro computed with as a number)
         value = outcome(term(test), platform)
         if value in (Outcome.TRUE, Outcome.FALSE):
             values[id(test)] = int(value == Outcome.TRUE)

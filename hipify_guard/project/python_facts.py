@@ -149,12 +149,15 @@ def _python_facts(here: str, root: str, requests: frozenset[str], settings: Sett
 
 
 def python_digest(root: str) -> bytes | None:
-    """A digest of the status of every folder below `root` and every Python file in them (what the
-    answers are found from); None when one was modified just now (its status could repeat after a
-    later edit within the file system's timestamp granularity)."""
+    """A digest of the status of every folder below `root` that the callers are looked for in
+    (`_entered`: not hidden, not `build`, `third_party`...) and of every Python file in them, what
+    the answers are found from; None when one was modified just now (its status could repeat after
+    a later edit within the file system's timestamp granularity). A module imported from a folder
+    left out (a `third_party/x.py`) is not followed for changes: a later edit of another Python
+    file makes the files ask again."""
     racy = time.time_ns() - RACY_SECONDS * 10**9
     text = []
-    for folder, listing in walk_of(root).folders(lambda folder, name, listing: not name.startswith(".")):
+    for folder, listing in walk_of(root).folders(_entered):
         if listing.status[1] > racy:
             return None
         text.append(f"{folder}\0{listing.status}")
@@ -307,10 +310,7 @@ def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str
     wanted = [(key, key[0].encode(), _module_word(key[1]).encode(), key[1].endswith("__init__.py"))
               for key in sorted(asked)]
 
-    def enter(folder: str, name: str, listing: Scan) -> bool:
-        return name not in _NOT_WALKED and not name.startswith(".")
-
-    for folder, listing in walk_of(root).folders(enter):
+    for folder, listing in walk_of(root).folders(_entered):
         for name, kind in zip(listing.names, listing.kinds):
             if kind == DIR or not name.endswith(".py"):
                 continue
@@ -323,6 +323,11 @@ def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str
                 if function in data and (module in data or (package and b"from ." in data)):
                     found.setdefault(key, []).append(path)
     return found
+
+
+def _entered(folder: str, name: str, listing: Scan) -> bool:
+    """Whether the project's Python files are looked for in the subfolder `name` (`Walk.folders`)."""
+    return name not in _NOT_WALKED and not name.startswith(".")
 
 
 def _module_word(path: str) -> str:

@@ -150,9 +150,10 @@ class BranchApis:
         return tuple(alias for alias in definitions_of(self.file).aliases(use.name.encode("ascii")) if is_api(alias[0]))
 
     def available(self, name: str, model: Platform) -> ApiView | None:
-        """What the model's build has for the API `name`; None when it lacks it or no source knows it."""
+        """What the model's build has for the API `name`; None when it lacks it (`lacking`) or no
+        source knows it."""
         view = knowledge().view(name, route(model))
-        return None if view is None or view.missing or view.opt_in else view
+        return view if view is not None and not self._lacks(view, model) else None
 
     def added_after(self, use: ApiUse, floor: Version) -> bool:
         """Whether some ROCm model's build has the use only from a release after `floor`."""
@@ -163,9 +164,12 @@ class BranchApis:
         """The use's view when the model's build lacks it: no equivalent, or a HIP declaration
         whose opt-in macro neither the build nor the project defines; None when it has it."""
         view = use.view(model)
-        if view is not None and (view.missing or not all(self._defined(m, model) for m in view.opt_in)):
-            return view
-        return None
+        return view if view is not None and self._lacks(view, model) else None
+
+    def _lacks(self, view: ApiView, model: Platform) -> bool:
+        """Whether the model's build lacks what `view` names: no equivalent, or an opt-in macro
+        neither the build nor the project defines."""
+        return view.missing or not all(self._defined(macro, model) for macro in view.opt_in)
 
     def _defined(self, macro: str, model: Platform) -> bool:
         """Whether the model's build (`-D`), the file or its project headers define `macro`."""

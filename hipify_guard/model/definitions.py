@@ -138,7 +138,7 @@ class Definitions:
         included); [] for any other shape (a struct's body, a pointer, a cast, a value)."""
         data = self.file.data
         if data[offset:offset + 1] == b"#":
-            directive = next(d for d in self.file.scan.directives if d.hash == offset)
+            (directive,) = self.file.scan.between(offset - 1, offset + 1)  # (the one whose `#` is at `offset`)
             start, end = directive.argument
             head = _MACRO_NAME.match(data, start, end)
             if head is None or data[head.end():head.end() + 1] == b"(":

@@ -60,9 +60,9 @@ def included_facts(path: str, names: Iterable[str], root: str, settings: Setting
     """What the project headers `path` includes (transitively) say of `names` (from the run's
     memo while every file and folder they were found from is unchanged: `header_memo`)."""
     asked = frozenset(names)
-    alias_only = frozenset(name[len(ALIAS_ONLY):] for name in asked if name.startswith(ALIAS_ONLY))
-    wanted = asked - {ALIAS_ONLY + name for name in alias_only} | alias_only
-    alias_only -= asked
+    plain = frozenset(name for name in asked if not name.startswith(ALIAS_ONLY))
+    alias_only = frozenset(name[len(ALIAS_ONLY):] for name in asked - plain) - plain
+    wanted = plain | alias_only
     start = os.path.realpath(path)
     memo = run_memo()
     key = facts_key(start, asked, root, settings) if memo is not None else None

@@ -79,10 +79,8 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
     answers, when there are any."""
     asking = [(number, job) for number, job in enumerate(jobs) if job.path != "-" and reports[number].outside_names
               and language_of(job.filename) == PYTHON]
-    roots = {number: _root_of(job.path) for number, job in asking}
-    shared = Shared(CallerIndex((roots[number], request[len(CALLERS):], os.path.realpath(job.path))
-                                for number, job in asking
-                                for request in reports[number].outside_names if request.startswith(CALLERS)))
+    shared = Shared(CallerIndex(asked for number, job in asking
+                                for asked in _callers_asked(job.path, reports[number].outside_names)))
     changed = []
     for number, job in asking:
         settings = with_python_facts(job.settings, job.path, reports[number].outside_names, shared)
@@ -113,16 +111,27 @@ def with_python_facts(settings: Settings, path: str, requests: Iterable[str], sh
     memo = run_memo()
     key = facts_key(_MEMO_PREFIX + here, requests, root, settings) if memo is not None else None
     digest = (shared.digest(root) if shared is not None else python_digest(root)) if key is not None else None
-    kept = memo.header_facts(key) if digest is not None else None
-    if isinstance(kept, tuple) and len(kept) == 2 and kept[1] == digest:
-        facts = PythonProjectFacts(*kept[0])
-    else:
-        shared = shared or Shared(CallerIndex((root, request[len(CALLERS):], here) for request in requests
-                                              if request.startswith(CALLERS)))
-        facts = _python_facts(here, root, requests, settings, shared)
+    facts = _kept(memo.header_facts(key), digest) if digest is not None else None
+    if facts is None:
+        facts = _python_facts(here, root, requests, settings, shared or Shared(CallerIndex(_callers_asked(path, requests))))
         if digest is not None:
             memo.keep_header_facts(key, ((facts.values, facts.unreached, facts.cuda_only), digest))
     return replace(settings, python_project=facts) if facts else settings
+
+
+def _kept(entry: object, digest: bytes) -> PythonProjectFacts | None:
+    """The answers a memo entry keeps, while the project's digest is the one kept with them."""
+    try:
+        (values, unreached, cuda_only), kept_digest = entry  # type: ignore[misc]
+    except (TypeError, ValueError):
+        return None
+    return PythonProjectFacts(values, unreached, cuda_only) if kept_digest == digest else None
+
+
+def _callers_asked(path: str, requests: Iterable[str]) -> Iterator[tuple[str, str, str]]:
+    """(root, function, module file) of each `callers:` request of the file at `path` (`CallerIndex`)."""
+    root, here = _root_of(path), os.path.realpath(path)
+    return ((root, request[len(CALLERS):], here) for request in requests if request.startswith(CALLERS))
 
 
 def _python_facts(here: str, root: str, requests: frozenset[str], settings: Settings,

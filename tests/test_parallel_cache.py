@@ -31,11 +31,10 @@ def _filler(i: int) -> str:
 
 
 def _age(root: Path) -> None:
-    """Date every file a day back, so the stat index may record it (fresh files are racy)."""
+    """Date every file and folder a day back, so the stat index may record them (fresh ones are racy)."""
     past = os.stat(root).st_mtime - DAY_AGO
-    for path in root.rglob("*"):
-        if path.is_file():
-            os.utime(path, (past, past))
+    for path in (*root.rglob("*"), root):
+        os.utime(path, (past, past))
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +102,8 @@ def test_warm_run_answers_from_the_cache(tree: Path, tmp_path: Path) -> None:
     config = next(iter(results))[:16]
     results[config + content_digest(clean.read_bytes())] = results[config + content_digest(bad.read_bytes())]
     write_entries(results_file, results, _key(cache))
+    for answer in cache.glob("answers-*"):  # (else the whole run is answered, and no file's result is looked up)
+        answer.unlink()
     poisoned = _check(tree, cache, "-j2")
     names = [finding["filename"] for finding in poisoned[1]]
     assert "./filler/f001.h" in names and "./filler/f001.h" not in [f["filename"] for f in truth[1]]
@@ -129,10 +130,12 @@ def test_damaged_cache_heals(tree: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     truth = _check(tree, cache, "-j1", "--no-cache")
     _check(tree, cache, "-j1")
-    for path in [cache / "index", *cache.glob("results-*")]:
+    damaged = [cache / "index", *cache.glob("results-*"), *cache.glob("answers-*")]
+    assert len(damaged) == 3
+    for path in damaged:
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2] + b"garbage")
     assert _check(tree, cache, "-j2") == truth
-    for path in [cache / "index", *cache.glob("results-*")]:
+    for path in damaged:
         assert _entries(path), path
     assert _check(tree, cache, "-j2") == truth
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .build_conditions import CUDA, ROCM, name_holds
 from .build_facts import BuildFileFacts, Definition, Evidence, Mention, ReaderResult, SourceFact
+from ..walk import run_reads
 from ..walk.project_walk import remember, walk_of
 from .source_paths import GENERATED, is_header
 
@@ -73,6 +74,7 @@ def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts
     root = os.path.abspath(root)
     if memo is not None:  # the digest found from the same walk before (`project_walk.remember`)
         walked, submodules = walk_of(root), _status(root, ".gitmodules")
+        run_reads.read((os.path.join(root, ".gitmodules"),))
         known = walked.derived.get(_DIGEST)
         if known is not None and known[0] == submodules and (kept := _holding(root, memo, known[1])) is not None:
             return kept
@@ -89,6 +91,7 @@ def read_build_files(root: str, memo: FactsMemo | None = None) -> BuildFileFacts
     if kept is not None:
         return kept
     facts = _read(root, tree, texts, notes)
+    run_reads.read(os.path.join(root, path) for path in texts.read)
     settled = time.time_ns() - RACY_SECONDS * 10**9
     reads = tuple((path, *status) for path in sorted(texts.read) if (status := _status(root, path)) is not None)
     if len(reads) == len(texts.read) and all(mtime < settled for _, mtime, _, _ in reads):
@@ -100,6 +103,7 @@ def _holding(root: str, memo: FactsMemo, key: bytes) -> BuildFileFacts | None:
     """The facts kept under `key` while every file they were read from is unchanged, else None."""
     kept = memo.build_facts(key)
     if kept is not None and all(_status(root, path) == tuple(status) for path, *status in kept[1]):
+        run_reads.read(os.path.join(root, path) for path, *_ in kept[1])
         return kept[0]
     return None
 

@@ -68,12 +68,16 @@ class Inputs:
                              exclude_in=self.excluder_in if self.excluder else None,
                              force_exclude=self.force_exclude, notes=self.notes))
 
+    def found(self) -> list[FileReport]:
+        """A report for each note of discovery (a folder it could not read)."""
+        return [FileReport(note.filename, notes=[note]) for note in self.notes]
+
     def run(self, jobs: list[Job], show_progress: bool, workers: int = 0,
             cache: Cache | None = None) -> tuple[list[FileReport], bytes | None]:
         """The reports (discovery notes first), and the new bytes of standard input (None for files).
 
         `workers` and `cache` are passed to `execute`."""
-        found = [FileReport(note.filename, notes=[note]) for note in self.notes]
+        found = self.found()
         if self.stdin:
             reports, data = run_stdin(jobs, read_stdin())
             return found + reports, data

@@ -106,18 +106,22 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     Python files for what PyTorch's HIP note warns about (HG3xx)."""
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
+    from ..project.run_answer import answered, keep as keep_answer, run_key
+    from ..project.workspace import port_candidates, port_notes
     from ..walk.project_walk import remember_in
     from ..project.table_cache import use_user_tables
     from .argfiles import ArgfileError
     from .inputs import Inputs, MissingPath
     from .standard_input import write_stdout
 
+    mode = DIFF if show_diff else FIX if fix else CHECK
+    cache = None if no_cache or mode != CHECK else open_cache()
+    remember_in(cache)  # (first: what the configuration is read from is noted for the run's answer)
     project = _project(config_file, isolated, policy=policy, select=select, ignore=ignore,
                        extend_select=extend_select, per_file_ignores=per_file_ignores,
                        exclude=exclude, extend_exclude=extend_exclude, compile_commands=compile_commands,
                        cuda_compile_commands=cuda_compile_commands, rocm_files=rocm_files)
     use_user_tables()
-    mode = DIFF if show_diff else FIX if fix else CHECK
     output = OutputOptions(output_format, output_file, statistics, color, quiet, silent)
     try:
         inputs = Inputs.from_command_line(paths, stdin_filename, exclude + extend_exclude, force_exclude)
@@ -126,23 +130,28 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     known = _read_baseline(baseline_file) if baseline_file else None
     inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
     inputs.extensions = project.extensions(inputs.paths)
-    cache = None if no_cache or mode != CHECK else open_cache()
-    remember_in(cache)
-    try:
-        jobs = project.jobs(inputs.targets(), inputs.paths, mode, unsafe_fixes, fix_read_only, memo=cache)
-    except ConfigError as error:
-        raise UsageError(str(error)) from None
-    reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
+    targets = inputs.targets()
+    key = None if cache is None or inputs.stdin else run_key(
+        inputs.paths, inputs.exclude, force_exclude, project.overrides, config_file, isolated, unsafe_fixes)
+    answer = answered(cache, key, targets)
+    if answer is not None:
+        reports, stdin_result, candidates = inputs.found() + answer.reports, None, answer.port_candidates
+    else:
+        try:
+            jobs = project.jobs(targets, inputs.paths, mode, unsafe_fixes, fix_read_only, memo=cache)
+        except ConfigError as error:
+            raise UsageError(str(error)) from None
+        reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
+        candidates = port_candidates(jobs, reports)
+        keep_answer(cache, key, targets, jobs, reports[len(reports) - len(jobs):], candidates)
     if write_baseline_file:
         sys.exit(_write_baseline(write_baseline_file, reports, output))
     if known is not None:
         from .baseline import only_new
 
         reports = only_new(reports, known)
-    from ..project.workspace import port_notes
-
     options = RenderOptions(unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, fixing=mode != CHECK,
-                            notes=tuple(port_notes(jobs, reports)))
+                            notes=tuple(port_notes(candidates, reports)))
     emit_messages(reports, output)
     if mode == DIFF:
         click.echo("".join(report.diff for report in reports), nl=False)

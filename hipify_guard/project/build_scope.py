@@ -29,6 +29,7 @@ from ..model.settings import Settings
 from .config import ConfigError, Options, Patterns
 from .discovery import Exclusion
 from .job import Job
+from ..walk import run_reads
 
 if TYPE_CHECKING:
     from .include_graph import Graph, Member
@@ -73,6 +74,7 @@ class BuildScope:
         from ..buildfiles.compile_db import CompileDbError, read_database  # (only runs with a database load these)
         from .include_graph import walk
 
+        run_reads.untracked()
         try:
             entries = read_database(path)
         except CompileDbError as error:

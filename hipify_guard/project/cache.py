@@ -19,6 +19,8 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
   of those names, with the status of every file and folder they were found from (`header_memo`);
   and (Python file, requests, settings) -> what the project's other modules answer, with a
   digest of the status of every Python file and folder of the project (`python_facts`).
+- `answers-<tool key>`: (run key) -> a whole check run's reports, with the status of every file
+  it checked or read and the tokens of its walks (`run_answer`); the latest `KEPT_ANSWERS`.
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial
@@ -57,6 +59,7 @@ ENVIRONMENT_VARIABLE = "HIPIFY_GUARD_CACHE_DIR"
 RACY_SECONDS = 2
 MAX_ENTRIES = 2_000_000  # past this, a save keeps only what the current run used
 KEPT_BUILDS = 4  # results files of older tool builds are deleted
+KEPT_ANSWERS = 4  # whole-run answers (`run_answer`): those of the most recent runs with different keys
 ENVIRONMENT_CODES = frozenset({"HG905"})  # findings about the tool's environment, not the file
 _TAG = "CACHEDIR.TAG"
 _TAG_TEXT = "This is a hipify-guard cache folder."
@@ -193,6 +196,7 @@ class Cache:
         self.new_facts: dict[bytes, bytes] = {}
         self.walks = _Kept(folder / f"walks-{tool_key()}", key, self._loaded)
         self.headers = _Kept(folder / f"header-facts-{tool_key()}", key, self._loaded)
+        self.answers = _Kept(folder / f"answers-{tool_key()}", key, self._loaded)
 
     def project_walk(self, folder: str) -> object | None:
         """The walk of `folder` kept by an earlier run (`project_walk.Walk.plain()`), or None."""
@@ -209,6 +213,10 @@ class Cache:
     def keep_header_facts(self, key: bytes, plain: object) -> None:
         """Keep included-header facts for the next run."""
         self.headers.new[key] = plain
+
+    def keep_answer(self, key: bytes, entry: tuple) -> None:
+        """Keep a whole run's answer (`run_answer`; its first item is when it was made): see `save_answers`."""
+        self.answers.new[key] = entry
 
     def build_facts(self, key: bytes):
         """The build-file facts kept under `key` and the status of the files they were read from, or None."""
@@ -239,21 +247,28 @@ class Cache:
 
     def save(self) -> None:
         """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
+        self._save(((self.index_path, self.index, self.new_index),
+                    (self.results_path, self.results, self.new_results),
+                    (self.facts_path, self._facts, self.new_facts),
+                    (self.walks.path, self.walks.entries, self.walks.new),
+                    (self.headers.path, self.headers.entries, self.headers.new)))
+
+    def save_answers(self) -> None:
+        """Merge this run's whole-run answers into their file, keeping the `KEPT_ANSWERS` latest."""
+        self._save(((self.answers.path, self.answers.entries, self.answers.new),), newest=KEPT_ANSWERS)
+
+    def _save(self, files: tuple[tuple[Path, dict | None, dict], ...], newest: int | None = None) -> None:
         if self.key is None:
             return
         try:
             if not self.folder.exists():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
-            for path, loaded, new in ((self.index_path, self.index, self.new_index),
-                                      (self.results_path, self.results, self.new_results),
-                                      (self.facts_path, self._facts, self.new_facts),
-                                      (self.walks.path, self.walks.entries, self.walks.new),
-                                      (self.headers.path, self.headers.entries, self.headers.new)):
+            for path, loaded, new in files:
                 if new:
                     unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
-                    _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None)
-            if (self.new_results or self.new_facts or self.walks.new or self.headers.new) and is_ours(self.folder):
+                    _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None, newest)
+            if any(new for path, _, new in files if path != self.index_path) and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass
@@ -458,14 +473,23 @@ def _identity(path: Path) -> tuple[int, int, int] | None:
     return status.st_ino, status.st_mtime_ns, status.st_size
 
 
-def _merge_save(path: Path, entries: dict, key: bytes, current: dict | None = None) -> None:
+def _merge_save(path: Path, entries: dict, key: bytes, current: dict | None = None, newest: int | None = None) -> None:
     """Write the file's entries (`current` when nothing replaced it since it was loaded, else
-    read again) plus `entries`."""
+    read again) plus `entries`; with `newest`, only that many, those whose first item (the time
+    they were made) is the latest."""
     merged = read_entries(path, key) if current is None else current
     if len(merged) + len(entries) > MAX_ENTRIES:
         merged = {}
     merged.update(entries)
+    if newest is not None and len(merged) > newest:
+        merged = dict(sorted(merged.items(), key=_made, reverse=True)[:newest])
     write_entries(path, merged, key)
+
+
+def _made(item: tuple[object, object]) -> int:
+    """When an entry kept with `newest` was made (0: not known)."""
+    value = item[1]
+    return value[0] if isinstance(value, tuple) and value and isinstance(value[0], int) else 0
 
 
 def _prune(folder: Path) -> None:
@@ -473,10 +497,10 @@ def _prune(folder: Path) -> None:
     killed run left behind (older than an hour)."""
     entries = [(entry.stat().st_mtime, entry.path, entry.name) for entry in os.scandir(folder) if entry.is_file()]
     old = []
-    for prefix in ("results-", "build-facts-", "walks-", "header-facts-"):
+    for prefix in ("results-", "build-facts-", "walks-", "header-facts-", "answers-"):
         builds = sorted((entry for entry in entries if entry[2].startswith(prefix)), reverse=True)
         old += [path for _, path, _ in builds[KEPT_BUILDS:]]
-    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-", ".header-facts-"))
+    stale = [path for when, path, name in entries if name.startswith((".index.", ".results-", ".build-facts-", ".walks-", ".header-facts-", ".answers-"))
              and when < time.time() - 3600]
     for path in old + stale:
         try:

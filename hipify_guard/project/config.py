@@ -17,6 +17,7 @@ from ..model.profile import BUILTIN_MODELS
 from ..model.platforms import CUDA_ARCH_MACROS, CUDA_VERSION_MACROS, EMPTY, ROCM_MACROS, UNDEFINED, UserModel
 from ..model.python_platform import DEFAULT_CUDA_FLAGS, DEFAULT_CUDA_MODULES, DEFAULT_ROCM_FLAGS, flag_problem
 from ..model.settings import Policy, parse_version
+from ..walk import run_reads
 
 CONFIG_NAMES = (".hipify-guard.toml", "hipify-guard.toml", "pyproject.toml")
 SECTION = "hipify-guard"  # pyproject.toml's [tool.hipify-guard]
@@ -79,6 +80,7 @@ def read_file(path: str, known_codes: frozenset[str], seen: tuple[str, ...] = ()
     path = os.path.abspath(path)
     if path in seen:
         raise ConfigError(f"{path}: `extend` makes a cycle: {' -> '.join((*seen, path))}")
+    run_reads.read((os.path.abspath(path),))
     table = _table(path)
     if table is None:
         raise ConfigError(f"{path}: no [tool.hipify-guard] section")

@@ -21,7 +21,7 @@ DEFAULT_EXTENSIONS = frozenset(config.DEFAULT_EXTENSIONS)
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn", "__pycache__", ".hipify-guard-cache"})
 
 Excluder = Callable[[str, bool], bool]  # (path as walked, is a folder) -> excluded?
-FolderExcluder = Callable[[str], Excluder | None]  # a walked folder -> the test of its entries (None: none)
+FolderExcluder = Callable[[str, tuple[str, ...]], Excluder | None]  # a walked folder and its entries' names -> the test of them (None: none)
 
 
 class Exclusion:
@@ -78,7 +78,7 @@ def discover(paths: Iterable[str], extensions: frozenset[str] = DEFAULT_EXTENSIO
     to test its entries (a folder whose configuration excludes nothing costs no call per entry);
     else `exclude` tests every entry.
     """
-    in_folder = exclude_in or (lambda folder: exclude)
+    in_folder = exclude_in or (lambda folder, names: exclude)
     for given in paths:
         is_dir = os.path.isdir(given)
         if force_exclude and exclude is not None and exclude(given, is_dir):
@@ -103,7 +103,7 @@ def _walk(root: str, extensions: frozenset[str], in_folder: FolderExcluder,
         if scan.error:
             notes.append(ToolMessage(path, f"cannot read folder: {scan.error}; skipped"))
             continue
-        excluded = in_folder(path)
+        excluded = in_folder(path, scan.names)
         ignored = scan.ignored
         prefix = folder + "/" if folder else ""
         subfolders = []

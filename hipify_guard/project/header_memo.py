@@ -25,6 +25,7 @@ from typing import NamedTuple, Protocol
 
 from ..model.settings import Settings
 from .cache import configuration_key
+from ..walk import run_reads
 from ..walk.project_walk import RACY_SECONDS, status_of
 
 FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
@@ -88,6 +89,7 @@ def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Call
         return None
     if included != first or token is not None and index() != token:
         return None
+    run_reads.read(path for path, _ in (*files, *folders))
     changed = [path for path, status in files if file_status(path) != status]
     changed += [path for path, status in folders if status_of(path) != status]
     if not changed:
@@ -104,6 +106,7 @@ def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Call
 def keep_facts(memo: HeaderMemo, key: bytes, plain: object, reads: Reads, first: tuple[str, ...],
                index: Callable[[], bytes]) -> None:
     """Keep the facts for the next run, unless something they came from changed just now."""
+    run_reads.read((*reads.files, *reads.folders, *reads.parts))
     entry = _entry(plain, first, reads.files, reads.folders, reads.parts, index() if reads.indexed else None)
     if entry is not None:
         memo.keep_header_facts(key, entry)

@@ -32,6 +32,7 @@ from .cuda_only_headers import cuda_only_headers
 from ..buildfiles.rocm_defines import ScopedDefinition, defines_for, scoped_definitions
 from ..buildfiles.torch_ops import cuda_only_ops
 from ..core.reading import read_file
+from ..walk import run_reads
 
 TORCH, TORCH_EXTENSION, NATIVE = "torch", "torch-extension", "native"
 
@@ -224,6 +225,7 @@ def _value(text: str) -> int | str:
 def _text_reader(root: str) -> Callable[[str], str | None]:
     """Reads a root-relative file as text (None when it cannot be read)."""
     def text(path: str) -> str | None:
+        run_reads.read((os.path.join(root, path),))
         try:
             return read_file(os.path.join(root, path))[0].decode("utf-8", "replace")
         except OSError:

@@ -36,6 +36,7 @@ from .header_memo import file_status, facts_key
 from ..model.settings import Settings
 from .job import Job, rerun_changed
 from ..walk.paths import project_root_of
+from ..walk import run_reads
 from ..walk.project_walk import DIR, RACY_SECONDS, Scan, run_memo, walk_of
 
 _MEMO_PREFIX = "python modules\0"  # (the memo's keys of a file's answers, beside its header facts)
@@ -172,6 +173,7 @@ def python_digest(root: str) -> bytes | None:
         text.append(f"{folder}\0{listing.status}")
         for name, kind in zip(listing.names, listing.kinds):
             if kind != DIR and name.endswith(".py"):
+                run_reads.read((os.path.join(root, folder, name),))
                 status = file_status(os.path.join(root, folder, name))
                 if status[1] > racy:
                     return None

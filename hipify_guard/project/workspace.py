@@ -31,6 +31,7 @@ from .config import CONFIG_NAMES, ConfigError, Options, Patterns, has_config, me
 from .discovery import Exclusion
 from .job import CHECK, Job, rerun_changed
 from ..walk.paths import project_root_of
+from ..walk import run_reads
 
 if TYPE_CHECKING:
     from ..buildfiles.reader import FactsMemo
@@ -55,8 +56,9 @@ class Project:
         self._selected: dict[int, tuple[str, ...]] = {}
         self._in_folder: dict[str, Options] = {}  # a folder as written in paths -> its options
 
-    def options(self, path: str) -> Options:
-        """The options for a file (or folder) at `path`: its folder's closest configuration."""
+    def options(self, path: str, listing: tuple[str, ...] | None = None) -> Options:
+        """The options for a file (or folder) at `path`: its folder's closest configuration
+        (`listing`: the names in the file's folder, when the walk knows them)."""
         if self._fixed is not None:
             return self._fixed
         slash = path.rfind(os.sep) + 1
@@ -65,11 +67,11 @@ class Project:
             return self._options_in(os.path.dirname(os.path.abspath(path)))
         known = self._in_folder.get(head)  # (every file of a folder: one lookup, not one per file)
         if known is None:
-            known = self._in_folder[head] = self._options_in(os.path.abspath(head))
+            known = self._in_folder[head] = self._options_in(os.path.abspath(head), listing)
         return known
 
-    def _options_in(self, folder: str) -> Options:
-        source = self._closest(folder)
+    def _options_in(self, folder: str, listing: tuple[str, ...] | None = None) -> Options:
+        source = self._closest(folder, listing)
         if source not in self._loaded:
             self._loaded[source] = self._load(source)
         return self._loaded[source]
@@ -82,9 +84,14 @@ class Project:
                               source=options.source)
         return options
 
-    def _closest(self, folder: str) -> str | None:
+    def _closest(self, folder: str, listing: tuple[str, ...] | None = None) -> str | None:
+        """The configuration file that applies in `folder` (`listing`: its names, when known,
+        spare looking for each configuration file's name)."""
         if folder not in self._folders:
-            found = next((os.path.join(folder, name) for name in CONFIG_NAMES
+            # A configuration file made in a walked folder changes its listing; above, each name is looked for.
+            run_reads.read((folder,) if listing is not None else (os.path.join(folder, name) for name in CONFIG_NAMES))
+            names = CONFIG_NAMES if listing is None else [name for name in CONFIG_NAMES if name in listing]
+            found = next((os.path.join(folder, name) for name in names
                           if has_config(os.path.join(folder, name))), None)
             parent = os.path.dirname(folder)
             self._folders[folder] = found if found or parent == folder else self._closest(parent)
@@ -114,10 +121,11 @@ class Project:
         """Discovery's exclusion test: the patterns of the configuration that applies to `path`."""
         return any(exclusion(path, is_dir) for exclusion in self._exclusions_of(self.options(path)))
 
-    def exclusions_in(self, folder: str) -> Callable[[str, bool], bool] | None:
+    def exclusions_in(self, folder: str, listing: tuple[str, ...] | None = None) -> Callable[[str, bool], bool] | None:
         """The exclusion test of the entries of a walked `folder` (one configuration applies to
-        them all); None when it excludes nothing, so that discovery asks nothing per entry."""
-        return self.excluded if self._exclusions_of(self.options(os.path.join(folder, "-"))) else None
+        them all; `listing`: their names); None when it excludes nothing, so that discovery asks
+        nothing per entry."""
+        return self.excluded if self._exclusions_of(self.options(os.path.join(folder, "-"), listing)) else None
 
     def _exclusions_of(self, options: Options) -> list[Exclusion]:
         exclusions = self._exclusions.get(id(options))
@@ -222,25 +230,40 @@ def to_settings(options: Options) -> Settings:
                     python=python)
 
 
-def port_notes(jobs: Sequence[Job], reports: Sequence[FileReport]) -> list[str]:
-    """One line per project checked as a port (spec §13.4: no build file builds for HIP or ROCm)
-    whose files have ROCm findings, naming the macros its rewrites use."""
-    with_findings = {report.filename for report in reports
-                     if any(item.code.startswith(("HG1", "HG2")) for item in report.diagnostics)}
-    notes: dict[str, str] = {}
+def port_candidates(jobs: Sequence[Job], reports: Sequence[FileReport]) -> list[tuple[str, str, str]]:
+    """(file, its project's root, the note) of each file with ROCm findings in a project checked
+    as a port (spec §13.4: no build file builds for HIP or ROCm), naming the macros its rewrites use."""
+    with_findings = _with_rocm_findings(reports)
+    candidates = []
     for job in jobs:
         settings = job.settings
         if job.filename in with_findings and not settings.profile.rocm_build and job.path != "-":
             root = project_root_of(job.path) or os.path.dirname(os.path.abspath(job.path))
             shown = os.path.relpath(root) if not os.path.relpath(root).startswith(os.pardir) else root
             only = settings.rewrites_shown_only
-            notes.setdefault(root, f"{shown}: no build file builds for HIP or ROCm, so it is checked as a port: "
-                                   f"its rewrites {'are shown, not applied, and ' if only else ''}test "
-                                   f"`{settings.macros.rocm_macro}` for ROCm and "
-                                   f"`{settings.macros.rocm_version_macro}` for its version, the macros a port "
-                                   "will define (set `rocm-macro` and `rocm-version-macro` to change them"
-                                   f"{' and apply them' if only else ''})")
+            candidates.append((job.filename, root, (
+                f"{shown}: no build file builds for HIP or ROCm, so it is checked as a port: "
+                f"its rewrites {'are shown, not applied, and ' if only else ''}test "
+                f"`{settings.macros.rocm_macro}` for ROCm and "
+                f"`{settings.macros.rocm_version_macro}` for its version, the macros a port "
+                "will define (set `rocm-macro` and `rocm-version-macro` to change them"
+                f"{' and apply them' if only else ''})")))
+    return candidates
+
+
+def port_notes(candidates: Iterable[tuple[str, str, str]], reports: Sequence[FileReport]) -> list[str]:
+    """One line per project checked as a port whose files still have ROCm findings in `reports`
+    (a baseline may have taken some), from its `port_candidates`."""
+    with_findings = _with_rocm_findings(reports)
+    notes: dict[str, str] = {}
+    for filename, root, note in candidates:
+        if filename in with_findings:
+            notes.setdefault(root, note)
     return list(notes.values())
+
+
+def _with_rocm_findings(reports: Iterable[FileReport]) -> set[str]:
+    return {report.filename for report in reports if any(item.code.startswith(("HG1", "HG2")) for item in report.diagnostics)}
 
 
 def _configured_rocm_build(options: Options) -> str:

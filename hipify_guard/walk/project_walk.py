@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from . import run_reads
 from .gitignore import GitIgnore
 from .paths import work_tree_root
 
@@ -80,7 +81,10 @@ class Walk:
         pending = [""]
         while pending:
             folder = pending.pop()
-            scan = self.scans.get(folder) or _scanned(os.path.join(self.root, folder), False)
+            scan = self.scans.get(folder)
+            if scan is None:  # (listed now, not kept: what is found from it depends on it)
+                scan = _scanned(os.path.join(self.root, folder), False)
+                run_reads.read((os.path.join(self.root, folder),))
             yield folder, scan
             prefix = folder + "/" if folder else ""
             names, kinds = scan.names, scan.kinds
@@ -113,6 +117,7 @@ def remember_in(memo: WalkMemo | None) -> None:
     global _memo
     _memo = memo
     walk_of.cache_clear()
+    run_reads.start(memo is not None)
 
 
 def run_memo() -> WalkMemo | None:
@@ -129,6 +134,7 @@ def walk_of(folder: str) -> Walk:
     walk.kept = _memo is not None and (not walker.changed or walker.settled)
     if walk.kept and walker.changed:
         _memo.keep_project_walk(folder, walk.plain())
+    run_reads.walked(folder, walk)
     return walk
 
 

@@ -106,7 +106,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     Python files for what PyTorch's HIP note warns about (HG3xx)."""
     from ..project.config import ConfigError
     from ..project.job import CHECK, DIFF, FIX
-    from ..project.run_answer import answered, keep as keep_answer, run_key
+    from ..project.run_answer import RunAnswer, run_key
     from ..project.workspace import port_candidates, port_notes
     from ..walk.project_walk import remember_in
     from ..project.table_cache import use_user_tables
@@ -133,7 +133,8 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     targets = inputs.targets()
     key = None if cache is None or inputs.stdin else run_key(
         inputs.paths, inputs.exclude, force_exclude, project.overrides, config_file, isolated, unsafe_fixes)
-    answer = answered(cache, key, targets)
+    run = RunAnswer(cache, key, targets)
+    answer = run.kept()
     if answer is not None:
         reports, stdin_result, candidates = inputs.found() + answer.reports, None, answer.port_candidates
     else:
@@ -143,7 +144,7 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
             raise UsageError(str(error)) from None
         reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
         candidates = port_candidates(jobs, reports)
-        keep_answer(cache, key, targets, jobs, reports[len(reports) - len(jobs):], candidates)
+        run.keep(jobs, reports[len(reports) - len(jobs):], candidates)
     if write_baseline_file:
         sys.exit(_write_baseline(write_baseline_file, reports, output))
     if known is not None:

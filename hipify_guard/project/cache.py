@@ -185,9 +185,9 @@ class Cache:
         self.key = key  # `user_key()`; None: neither read nor write anything
         self.index_path = folder / "index"
         self.results_path = folder / f"results-{tool_key()}"
-        self._loaded = {path: _identity(path) for path in (self.index_path, self.results_path)}  # before loading
-        self.index: dict[int, bytes] = read_entries(self.index_path, key)
-        self.results: dict[bytes, bytes | None] = read_entries(self.results_path, key)
+        self._loaded: dict[Path, tuple[int, int, int] | None] = {}  # each file's identity before it was loaded
+        self._index = _Kept(self.index_path, key, self._loaded)  # (loaded when first asked: see `index`)
+        self._results = _Kept(self.results_path, key, self._loaded)
         self.new_index: dict[int, bytes] = {}
         self.new_results: dict[bytes, bytes | None] = {}
         self.racy = racy_after()  # taken once, at the start of the run
@@ -197,6 +197,16 @@ class Cache:
         self.walks = _Kept(folder / f"walks-{tool_key()}", key, self._loaded)
         self.headers = _Kept(folder / f"header-facts-{tool_key()}", key, self._loaded)
         self.answers = _Kept(folder / f"answers-{tool_key()}", key, self._loaded)
+
+    @property
+    def index(self) -> dict[int, bytes]:
+        """The stat index (a run answered whole never loads it)."""
+        return self._index.all()
+
+    @property
+    def results(self) -> dict[bytes, bytes | None]:
+        """The kept results, by configuration and content."""
+        return self._results.all()
 
     def project_walk(self, folder: str) -> object | None:
         """The walk of `folder` kept by an earlier run (`project_walk.Walk.plain()`), or None."""
@@ -247,8 +257,8 @@ class Cache:
 
     def save(self) -> None:
         """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
-        self._save(((self.index_path, self.index, self.new_index),
-                    (self.results_path, self.results, self.new_results),
+        self._save(((self.index_path, self._index.entries, self.new_index),
+                    (self.results_path, self._results.entries, self.new_results),
                     (self.facts_path, self._facts, self.new_facts),
                     (self.walks.path, self.walks.entries, self.walks.new),
                     (self.headers.path, self.headers.entries, self.headers.new)))
@@ -285,10 +295,14 @@ class _Kept:
         self.new: dict = {}
 
     def get(self, key: object) -> object | None:
+        return self.all().get(key)
+
+    def all(self) -> dict:
+        """Every entry, loaded now if not yet."""
         if self.entries is None:
             self.loaded[self.path] = _identity(self.path)
             self.entries = read_entries(self.path, self.key)
-        return self.entries.get(key)
+        return self.entries
 
 
 @lru_cache(maxsize=1)

@@ -14,10 +14,12 @@ they came from:
   included headers and the folders looked in for them, the folders listed for the header index,
   the project's Python modules;
 
-and a digest of the status (inode, mtime, ctime, size) of each of them. A later run with the same
+and a digest of the status (inode, mtime, ctime; size) of each of them, taken before it was read
+(the files to check right after discovery, the others when first noted, the folders when
+scanned): a change while the run reads them shows to the next run. A later run with the same
 key takes the reports when discovery finds the same files and every status is the same. Nothing
 is kept from a run in which something it read was modified less than `RACY_SECONDS` before it
-started (or during it), in which a report has an error or a finding about the tool's own
+started (a later change could leave its status as it was), in which a report has an error or a finding about the tool's own
 environment, or in which a compilation database decides what compiles (its includes are followed
 anywhere on the disk). The answers of the `cache.KEPT_ANSWERS` latest runs with different keys
 are kept.
@@ -27,20 +29,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-import struct
 import time
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import NamedTuple
 
 from ..engine.diagnostics import FileReport
 from .cache import ENVIRONMENT_CODES, Cache, configuration_key, pack, unpack
 from .job import Job
 from ..walk import run_reads
-from ..walk.project_walk import Walk
+from ..walk.project_walk import Walk, status_of
 
 MIN_FILES = 400  # smaller runs (a pre-commit hook's) answer from the per-file results as fast
-_STATUS = struct.Struct("<qqqq")
-_ABSENT = _STATUS.pack(0, 0, 0, 0)
+_ABSENT = (0, 0, 0, 0)
+_TOP_BIT = 1 << 63
 
 
 class Answer(NamedTuple):
@@ -56,58 +59,74 @@ def run_key(*decisive: object) -> bytes | None:
     return configuration_key(("run", os.getcwd(), *decisive))
 
 
-def answered(cache: Cache | None, key: bytes | None, targets: Sequence[tuple[str, str]]) -> Answer | None:
-    """The reports kept for a run with `key` over `targets`, when nothing they came from changed."""
-    if cache is None or key is None or len(targets) < MIN_FILES:
-        return None
-    try:
-        _, listing, checked, paths, statuses, packed, candidates = cache.answers.get(key)  # type: ignore[misc]
-    except (TypeError, ValueError):
-        return None
-    if listing != _listing(targets) or len(checked) != len(targets):
-        return None
-    if _statuses([path for _, path in targets], paths)[0] != statuses:
-        return None
-    names = [name for (name, _), taken in zip(targets, checked) if taken]
-    reports = [FileReport(name) for name in names]
-    for number, payload in packed:
-        report = unpack(payload, names[number])
-        if report is None:
+class RunAnswer:
+    """The answer of one check run over `targets`: looked for before the run, kept after it.
+    The status of the files to check is taken first, before any is read: a file changed while
+    the run reads it shows as changed to the next run."""
+
+    def __init__(self, cache: Cache | None, key: bytes | None, targets: Sequence[tuple[str, str]]) -> None:
+        self.cache = cache if key is not None and len(targets) >= MIN_FILES else None
+        self.key = key
+        self.targets = targets
+        self.checked = _file_statuses(path for _, path in targets) if self.cache is not None else array("q")
+
+    def kept(self) -> Answer | None:
+        """The reports kept for this run, when nothing they came from changed."""
+        if self.cache is None:
             return None
-        reports[number] = report
-    return Answer(reports, tuple(candidates))
+        try:
+            _, listing, checked, files, folders, digest, packed, candidates = self.cache.answers.get(self.key)  # type: ignore[misc]
+        except (TypeError, ValueError):
+            return None
+        if listing != _listing(self.targets) or len(checked) != len(self.targets):
+            return None
+        now = _digest(self.checked, _file_statuses(_split(files)), array("q", chain.from_iterable(
+            _signed(status_of(folder)) for folder in _split(folders))))
+        if now != digest:
+            return None
+        names = [name for (name, _), taken in zip(self.targets, checked) if taken]
+        reports = [FileReport(name) for name in names]
+        for number, payload in packed:
+            report = unpack(payload, names[number])
+            if report is None:
+                return None
+            reports[number] = report
+        return Answer(reports, tuple(candidates))
+
+    def keep(self, jobs: Sequence[Job], reports: Sequence[FileReport],
+             port_candidates: Sequence[tuple[str, str, str]]) -> None:
+        """Keep the run's reports (one per job) for the next run with the same key, unless it
+        cannot be answered again (see the module docstring)."""
+        taken = run_reads.taken() if self.cache is not None else None
+        if taken is None or any(report.errors or any(d.code in ENVIRONMENT_CODES for d in report.diagnostics)
+                                for report in reports):
+            return
+        read, walks = taken
+        folders = dict(item for walk in walks.values() for item in _walked(walk))
+        cwd = os.getcwd()
+        covered = folders.keys() | {os.path.normpath(os.path.join(cwd, path)) for _, path in self.targets}
+        files, folder_paths = sorted(read.keys() - covered), sorted(folders)
+        statuses = array("q", chain.from_iterable(_signed(read[path]) for path in files))
+        walked = array("q", chain.from_iterable(_signed(folders[path]) for path in folder_paths))
+        if max((*self.checked[1::4], *statuses[1::4], *walked[1::3]), default=0) > self.cache.racy:
+            return  # (modified just before the run or during it: a later change could keep its status)
+        chosen = {job.filename for job in jobs}
+        checked = bytes(name in chosen for name, _ in self.targets)
+        packed = tuple((number, payload) for number, report in enumerate(reports)
+                       if (payload := pack(report)) is not None)
+        self.cache.keep_answer(self.key, (time.time_ns(), _listing(self.targets), checked, "\0".join(files),
+                                          "\0".join(folder_paths), _digest(self.checked, statuses, walked), packed,
+                                          tuple(port_candidates)))
+        self.cache.save_answers()
 
 
-def keep(cache: Cache | None, key: bytes | None, targets: Sequence[tuple[str, str]], jobs: Sequence[Job],
-         reports: Sequence[FileReport], port_candidates: Sequence[tuple[str, str, str]]) -> None:
-    """Keep the run's reports (one per job) for the next run with the same key, unless it cannot
-    be answered again (see the module docstring)."""
-    if cache is None or key is None or len(targets) < MIN_FILES:
-        return
-    if any(report.errors or any(d.code in ENVIRONMENT_CODES for d in report.diagnostics) for report in reports):
-        return
-    taken = run_reads.taken()
-    if taken is None:
-        return
-    paths, walks = taken
-    paths = paths.union(*map(_walked, walks.values()))
-    statuses, newest = _statuses([path for _, path in targets], paths)
-    if newest > cache.racy:
-        return
-    chosen = {job.filename for job in jobs}
-    checked = bytes(name in chosen for name, _ in targets)
-    packed = tuple((number, payload) for number, report in enumerate(reports)
-                   if (payload := pack(report)) is not None)
-    cache.keep_answer(key, (time.time_ns(), _listing(targets), checked, tuple(sorted(paths)), statuses,
-                            packed, tuple(port_candidates)))
-    cache.save_answers()
-
-
-def _walked(walk: Walk) -> set[str]:
-    """The folders a walk entered and the ignore files it read or looked for: while their status
-    holds, so do its folders' entries and which of them are ignored."""
-    return {walk.root, *(os.path.join(walk.root, folder) for folder in walk.scans if folder),
-            *(path for path, _ in walk.ignore_files)}
+def _walked(walk: Walk) -> list[tuple[str, tuple[int, int, int]]]:
+    """(folder, its status when scanned) of every folder a walk entered, and (ignore file, its
+    status when read) of every ignore file it read or looked for: while these hold, so do its
+    folders' entries and which of them are ignored."""
+    root = walk.root
+    return [*((os.path.join(root, folder) if folder else root, scan.status) for folder, scan in walk.scans.items()),
+            *walk.ignore_files]
 
 
 def _listing(targets: Sequence[tuple[str, str]]) -> bytes:
@@ -116,17 +135,34 @@ def _listing(targets: Sequence[tuple[str, str]]) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()[:16]
 
 
-def _statuses(checked: Sequence[str], read: Sequence[str] | frozenset[str]) -> tuple[bytes, int]:
-    """(a digest of the status of every file checked, in order, and of every path read, sorted;
-    the newest mtime among them)."""
+def _digest(checked: array, files: array, folders: array) -> bytes:
+    """A digest of the statuses of the files checked, the files read and the folders walked."""
     digest = hashlib.sha256()
-    newest = 0
-    for path in (*checked, *sorted(read)):
+    for statuses in (checked, files, folders):
+        digest.update(len(statuses).to_bytes(8, "little"))
+        digest.update(statuses.tobytes())
+    return digest.digest()[:16]
+
+
+def _file_statuses(paths: Iterable[str]) -> array:
+    """(inode, mtime_ns, ctime_ns, size) of each path in turn, all 0 for one that does not exist
+    (`run_reads.status`, flat)."""
+    found = array("q")
+    stat = os.stat
+    for path in paths:
         try:
-            status = os.stat(path)
+            status = stat(path)
         except OSError:
-            digest.update(_ABSENT)
+            found.extend(_ABSENT)
             continue
-        digest.update(_STATUS.pack(status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size))
-        newest = max(newest, status.st_mtime_ns)
-    return digest.digest()[:16], newest
+        found.extend(_signed((status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size)))
+    return found
+
+
+def _signed(status: tuple[int, ...]) -> tuple[int, ...]:
+    """A status whose inode number fits a signed 64-bit item (some file systems use all 64 bits)."""
+    return status if status[0] < _TOP_BIT else (status[0] - 2 * _TOP_BIT, *status[1:])
+
+
+def _split(joined: str) -> list[str]:
+    return joined.split("\0") if joined else []

@@ -83,8 +83,8 @@ class Walk:
             folder = pending.pop()
             scan = self.scans.get(folder)
             if scan is None:  # (listed now, not kept: what is found from it depends on it)
+                run_reads.read((os.path.join(self.root, folder),))  # (its status first, as `_scanned` takes it)
                 scan = _scanned(os.path.join(self.root, folder), False)
-                run_reads.read((os.path.join(self.root, folder),))
             yield folder, scan
             prefix = folder + "/" if folder else ""
             names, kinds = scan.names, scan.kinds

@@ -10,12 +10,15 @@ not record (`start(False)`): a language server's reads are not collected.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 _recording = False
 _untracked = False  # something was read whose own reads are not noted
-_paths: set[str] = set()
+_paths: dict[str, Status] = {}  # path -> its status when first noted
 _walks: dict[str, object] = {}  # root -> its walk in this run (`project_walk.Walk`)
+
+Status = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
 
 
 def start(recording: bool) -> None:
@@ -27,9 +30,21 @@ def start(recording: bool) -> None:
 
 
 def read(paths: Iterable[str]) -> None:
-    """Note files or folders (absolute paths) whose content or listing the run's results came from."""
+    """Note files or folders (absolute paths) whose content or listing the run's results came
+    from, with their status when first noted (a change after it shows in the next run)."""
     if _recording:
-        _paths.update(paths)
+        for path in paths:
+            if path not in _paths:
+                _paths[path] = status(path)
+
+
+def status(path: str) -> Status:
+    """(inode, mtime_ns, ctime_ns, size) of `path`; all 0 when it does not exist."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return (0, 0, 0, 0)
+    return found.st_ino, found.st_mtime_ns, found.st_ctime_ns, found.st_size
 
 
 def untracked() -> None:
@@ -45,6 +60,7 @@ def walked(root: str, walk: object) -> None:
         _walks[root] = walk
 
 
-def taken() -> tuple[frozenset[str], dict[str, object]] | None:
-    """(the paths read, the walks taken) since `start`; None when something untracked was read."""
-    return None if _untracked else (frozenset(_paths), dict(_walks))
+def taken() -> tuple[dict[str, Status], dict[str, object]] | None:
+    """(the paths read with their status, the walks taken) since `start`; None when something
+    untracked was read."""
+    return None if _untracked else (dict(_paths), dict(_walks))

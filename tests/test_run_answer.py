@@ -14,6 +14,7 @@ from conftest import git_project, run_cli
 from test_build_facts_cache import CUDA_ONLY, EVERY_BUILD, GUARD
 from test_python_project import CALLERS, HELPERS, LAYERS, PLATFORM
 
+from hipify_guard.project.cache import read_entries, write_entries
 from hipify_guard.project.run_answer import MIN_FILES
 
 ARCH = "#pragma once\n#define LIB_ALWAYS 1\n"
@@ -101,3 +102,26 @@ def test_a_whole_run_is_answered_only_while_nothing_it_read_changed(tmp_path: Pa
     (tmp_path / ".hipify-guard.toml").write_text('ignore = ["HG303"]\n')  # above the project (no walk goes there)
     assert found("../.hipify-guard.toml") == {finding for finding in then if finding[2] != "HG303"}
     assert answers.exists()
+
+
+def test_a_kept_answer_of_another_shape_is_a_miss(tmp_path: Path) -> None:
+    """An entry sealed with the user's key but not of the answer's shape (another build's, or
+    damaged) is recomputed, never trusted or crashed on."""
+    root = git_project(tmp_path / "p", {"src/shared.cu": GUARD,
+                                        **{f"filler/f{n}.cu": f"int f{n};\n" for n in range(MIN_FILES)}})
+    past = time.time() - 10
+    for folder, _, files in os.walk(root):
+        for name in (*files, "."):
+            os.utime(os.path.join(folder, name), (past, past))
+    cache = tmp_path / "cache"
+    env = {"HIPIFY_GUARD_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    expected = {("src/shared.cu", 1, "HG101")}
+    assert _findings(run_cli("check", "--exit-zero", "--output-format", "json", ".", cwd=root, env=env)) == expected
+    [answers] = cache.glob("answers-*")
+    key = (tmp_path / "xdg" / "hipify-guard" / "key").read_bytes()
+    [(run, entry)] = read_entries(answers, key).items()
+    for forged in (entry[:-1], (*entry[:6], ((10**6, b"x"),), entry[7]), (*entry[:3], 7, *entry[4:]),
+                   (*entry[:6], ((0, b"not a report"),), entry[7])):
+        write_entries(answers, {run: forged}, key)
+        again = run_cli("check", "--exit-zero", "--output-format", "json", ".", cwd=root, env=env)
+        assert _findings(again) == expected, forged[:3]

@@ -72,26 +72,21 @@ class RunAnswer:
 
     def kept(self) -> Answer | None:
         """The reports kept for this run, when nothing they came from changed."""
-        if self.cache is None:
+        entry = _Entry.of(self.cache.answers.get(self.key)) if self.cache is not None else None
+        if entry is None or entry.listing != _listing(self.targets) or len(entry.checked) != len(self.targets):
             return None
-        try:
-            _, listing, checked, files, folders, digest, packed, candidates = self.cache.answers.get(self.key)  # type: ignore[misc]
-        except (TypeError, ValueError):
+        now = _digest(self.checked, _file_statuses(_split(entry.files)), array("q", chain.from_iterable(
+            _signed(status_of(folder)) for folder in _split(entry.folders))))
+        if now != entry.digest:
             return None
-        if listing != _listing(self.targets) or len(checked) != len(self.targets):
-            return None
-        now = _digest(self.checked, _file_statuses(_split(files)), array("q", chain.from_iterable(
-            _signed(status_of(folder)) for folder in _split(folders))))
-        if now != digest:
-            return None
-        names = [name for (name, _), taken in zip(self.targets, checked) if taken]
+        names = [name for (name, _), taken in zip(self.targets, entry.checked) if taken]
         reports = [FileReport(name) for name in names]
-        for number, payload in packed:
-            report = unpack(payload, names[number])
+        for number, payload in entry.packed:
+            report = unpack(payload, names[number]) if 0 <= number < len(names) else None
             if report is None:
                 return None
             reports[number] = report
-        return Answer(reports, tuple(candidates))
+        return Answer(reports, entry.candidates)
 
     def keep(self, jobs: Sequence[Job], reports: Sequence[FileReport],
              port_candidates: Sequence[tuple[str, str, str]]) -> None:
@@ -114,10 +109,39 @@ class RunAnswer:
         checked = bytes(name in chosen for name, _ in self.targets)
         packed = tuple((number, payload) for number, report in enumerate(reports)
                        if (payload := pack(report)) is not None)
-        self.cache.keep_answer(self.key, (time.time_ns(), _listing(self.targets), checked, "\0".join(files),
-                                          "\0".join(folder_paths), _digest(self.checked, statuses, walked), packed,
-                                          tuple(port_candidates)))
+        self.cache.keep_answer(self.key, tuple(_Entry(time.time_ns(), _listing(self.targets), checked, "\0".join(files),
+                                                      "\0".join(folder_paths), _digest(self.checked, statuses, walked),
+                                                      packed, tuple(port_candidates))))
         self.cache.save_answers()
+
+
+class _Entry(NamedTuple):
+    """What is kept of a run (as a plain tuple: the cache unpickles nothing else)."""
+
+    made: int  # when (`cache.KEPT_ANSWERS` keeps the latest)
+    listing: bytes  # `_listing` of the files to check
+    checked: bytes  # per file to check: whether it was checked (its extension is its configuration's)
+    files: str  # the files read, "\0"-joined
+    folders: str  # the folders walked and the ignore files, "\0"-joined
+    digest: bytes  # `_digest` of their statuses
+    packed: tuple[tuple[int, bytes], ...]  # (number of the checked file, its report `pack`ed)
+    candidates: tuple[tuple[str, str, str], ...]  # `workspace.port_candidates`
+
+    @classmethod
+    def of(cls, kept: object) -> _Entry | None:
+        """The entry of a kept tuple; None for anything else (a damaged or foreign entry is a miss)."""
+        types = (int, bytes, bytes, str, str, bytes, tuple, tuple)
+        if not (isinstance(kept, tuple) and len(kept) == len(types)
+                and all(isinstance(value, kind) for value, kind in zip(kept, types))):
+            return None
+        entry = cls(*kept)
+        if not all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int) and isinstance(item[1], bytes)
+                   for item in entry.packed):
+            return None
+        if not all(isinstance(item, tuple) and len(item) == 3 and all(isinstance(text, str) for text in item)
+                   for item in entry.candidates):
+            return None
+        return entry
 
 
 def _walked(walk: Walk) -> list[tuple[str, tuple[int, int, int]]]:

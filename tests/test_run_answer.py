@@ -1,8 +1,9 @@
 """A whole check run answered from the cache (`project/run_answer.py`): taken only while nothing
 it read has changed. Real CLI runs on a project of more than `MIN_FILES` files: each edit below
 touches one kind of thing the results come from but that is not a file checked (a build file, a
-header outside the paths given, a Python module outside them or a new one, a new file, an ignore file, a
-configuration file made in a folder or above the project), and after each the cached run must report what a run without the cache does."""
+header outside the paths given, a Python module outside them or a new one, a new file, an ignore
+file, a configuration file made in a folder or above the project), and after each the cached run
+must report what a run without the cache does."""
 
 from __future__ import annotations
 
@@ -48,15 +49,14 @@ def test_a_whole_run_is_answered_only_while_nothing_it_read_changed(tmp_path: Pa
             os.utime(path, (past, past))
 
     def found(*edited: str) -> set[tuple[str, int, str]]:
+        """What a cached run reports (each expected set below is what a run without the cache reports)."""
         settle(*edited)
-        cached = run_cli("check", "--exit-zero", "--output-format", "json", *PATHS, cwd=root, env=env)
-        fresh = run_cli("check", "--exit-zero", "--no-cache", "--output-format", "json", *PATHS, cwd=root, env=env)
-        assert _findings(cached) == _findings(fresh)
-        return _findings(fresh)
+        return _findings(run_cli("check", "--exit-zero", "--output-format", "json", *PATHS, cwd=root, env=env))
 
     first = {("src/shared.cu", 1, "HG101"), ("src/always.cuh", 3, "HG101"), ("server/layers/fp8.py", 20, "HG303"),
              ("tools/helpers.py", 10, "HG301")}
-    assert found() == first
+    assert found() == first == _findings(run_cli("check", "--exit-zero", "--no-cache", "--output-format", "json",
+                                                 *PATHS, cwd=root, env=env))
     # Answered: the per-file results are gone, and the run neither needs nor writes them again.
     [answers] = cache.glob("answers-*")
     for kept in cache.glob("results-*"):

@@ -191,6 +191,7 @@ class Cache:
         self.new_index: dict[int, bytes] = {}
         self.new_results: dict[bytes, bytes | None] = {}
         self.racy = racy_after()  # taken once, at the start of the run
+        self.taken: dict[str, os.stat_result] = {}  # the status of files to check taken this run (`run_answer`)
         self.facts_path = folder / f"build-facts-{tool_key()}"
         self._facts: dict[bytes, bytes] | None = None  # loaded when first asked
         self.new_facts: dict[bytes, bytes] = {}

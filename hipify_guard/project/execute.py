@@ -122,7 +122,7 @@ class _Session:
         if config is None:
             return _MISSING
         try:
-            digest = self.cache.known_digest(os.stat(job.path))
+            digest = self.cache.known_digest(self.cache.taken.pop(job.path, None) or os.stat(job.path))
         except OSError:
             return _MISSING
         return _MISSING if digest is None else self._lookup(config + digest, job.filename)

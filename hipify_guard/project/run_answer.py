@@ -68,12 +68,17 @@ class RunAnswer:
         self.cache = cache if key is not None and len(targets) >= MIN_FILES else None
         self.key = key
         self.targets = targets
-        self.checked = _file_statuses(path for _, path in targets) if self.cache is not None else array("q")
+        self.checked = array("q")
+        self.listing = _listing(targets) if self.cache is not None else b""
+        if self.cache is not None:
+            paths = [path for _, path in targets]
+            self.checked = _file_statuses(paths, self.cache.taken)
+            run_reads.cover(os.getcwd(), frozenset(paths))
 
     def kept(self) -> Answer | None:
         """The reports kept for this run, when nothing they came from changed."""
         entry = _Entry.of(self.cache.answers.get(self.key)) if self.cache is not None else None
-        if entry is None or entry.listing != _listing(self.targets) or len(entry.checked) != len(self.targets):
+        if entry is None or entry.listing != self.listing or len(entry.checked) != len(self.targets):
             return None
         now = _digest(self.checked, _file_statuses(_split(entry.files)), array("q", chain.from_iterable(
             _signed(status_of(folder)) for folder in _split(entry.folders))))
@@ -98,18 +103,17 @@ class RunAnswer:
             return
         read, walks = taken
         folders = dict(item for walk in walks.values() for item in _walked(walk))
-        cwd = os.getcwd()
-        covered = folders.keys() | {os.path.normpath(os.path.join(cwd, path)) for _, path in self.targets}
-        files, folder_paths = sorted(read.keys() - covered), sorted(folders)
+        files, folder_paths = sorted(read.keys() - folders.keys()), sorted(folders)
         statuses = array("q", chain.from_iterable(_signed(read[path]) for path in files))
         walked = array("q", chain.from_iterable(_signed(folders[path]) for path in folder_paths))
-        if max((*self.checked[1::4], *statuses[1::4], *walked[1::3]), default=0) > self.cache.racy:
+        if max(max(self.checked[1::4]), max(statuses[1::4], default=0), max(walked[1::3], default=0)) > self.cache.racy:
             return  # (modified just before the run or during it: a later change could keep its status)
         chosen = {job.filename for job in jobs}
         checked = bytes(name in chosen for name, _ in self.targets)
         packed = tuple((number, payload) for number, report in enumerate(reports)
-                       if (payload := pack(report)) is not None)
-        self.cache.keep_answer(self.key, tuple(_Entry(time.time_ns(), _listing(self.targets), checked, "\0".join(files),
+                       if (report.diagnostics or report.notes or report.near_miss_defines or report.assumed_undefined
+                           or report.outside_names) and (payload := pack(report)) is not None)
+        self.cache.keep_answer(self.key, tuple(_Entry(time.time_ns(), self.listing, checked, "\0".join(files),
                                                       "\0".join(folder_paths), _digest(self.checked, statuses, walked),
                                                       packed, tuple(port_candidates))))
         self.cache.save_answers()
@@ -168,9 +172,9 @@ def _digest(checked: array, files: array, folders: array) -> bytes:
     return digest.digest()[:16]
 
 
-def _file_statuses(paths: Iterable[str]) -> array:
+def _file_statuses(paths: Iterable[str], taken: dict[str, os.stat_result] | None = None) -> array:
     """(inode, mtime_ns, ctime_ns, size) of each path in turn, all 0 for one that does not exist
-    (`run_reads.status`, flat)."""
+    (`run_reads.status`, flat); `taken`: where to keep each status found (see `Cache.taken`)."""
     found = array("q")
     stat = os.stat
     for path in paths:
@@ -179,7 +183,11 @@ def _file_statuses(paths: Iterable[str]) -> array:
         except OSError:
             found.extend(_ABSENT)
             continue
-        found.extend(_signed((status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size)))
+        if taken is not None:
+            taken[path] = status
+        ino = status.st_ino
+        found.extend((ino if ino < _TOP_BIT else ino - 2 * _TOP_BIT, status.st_mtime_ns, status.st_ctime_ns,
+                      status.st_size))  # (`_signed`, inline: a call per file costs)
     return found
 
 

@@ -88,8 +88,8 @@ class Project:
         """The configuration file that applies in `folder` (`listing`: its names, when known,
         spare looking for each configuration file's name)."""
         if folder not in self._folders:
-            # A configuration file made in a walked folder changes its listing; above, each name is looked for.
-            run_reads.read((folder,) if listing is not None else (os.path.join(folder, name) for name in CONFIG_NAMES))
+            if listing is None:  # (in a walked folder, one made changes the listing the walk keeps)
+                run_reads.read(os.path.join(folder, name) for name in CONFIG_NAMES)
             names = CONFIG_NAMES if listing is None else [name for name in CONFIG_NAMES if name in listing]
             found = next((os.path.join(folder, name) for name in names
                           if has_config(os.path.join(folder, name))), None)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 _recording = False
 _untracked = False  # something was read whose own reads are not noted
 _paths: dict[str, Status] = {}  # path -> its status when first noted
+_covered: tuple[str, frozenset[str]] = ("", frozenset())  # (a folder, paths below it) whose status is taken anyway
 _walks: dict[str, object] = {}  # root -> its walk in this run (`project_walk.Walk`)
 
 Status = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
@@ -23,18 +24,27 @@ Status = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: 
 
 def start(recording: bool) -> None:
     """Forget the last run's reads; record this run's when `recording`."""
-    global _recording, _untracked
-    _recording, _untracked = recording, False
+    global _recording, _untracked, _covered
+    _recording, _untracked, _covered = recording, False, ("", frozenset())
     _paths.clear()
     _walks.clear()
+
+
+def cover(folder: str, paths: frozenset[str]) -> None:
+    """Note nothing more of `paths` (relative to `folder`, or absolute): the run takes their status
+    itself (the files it checks)."""
+    global _covered
+    _covered = (os.path.join(folder, ""), paths)
 
 
 def read(paths: Iterable[str]) -> None:
     """Note files or folders (absolute paths) whose content or listing the run's results came
     from, with their status when first noted (a change after it shows in the next run)."""
     if _recording:
+        prefix, covered = _covered
         for path in paths:
-            if path not in _paths:
+            if path not in _paths and path not in covered and not (
+                    path.startswith(prefix) and path[len(prefix):] in covered):
                 _paths[path] = status(path)
 
 

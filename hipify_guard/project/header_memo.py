@@ -17,7 +17,6 @@ now is kept without a status, to be read again by the next run.
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,8 +26,8 @@ from ..model.settings import Settings
 from .cache import configuration_key
 from ..walk import run_reads
 from ..walk.project_walk import RACY_SECONDS, status_of
+from ..walk.run_reads import status as file_status
 
-FileStatus = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size); all 0: absent
 Stat = tuple[int, ...]  # a file's or a folder's status (`file_status`, `status_of`)
 
 
@@ -140,11 +139,3 @@ def _statuses(paths: Iterable[str], status: Callable[[str], Stat], parts: dict[s
             now = None
         kept.append((path, now))
     return tuple(kept)
-
-
-def file_status(path: str) -> FileStatus:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return (0, 0, 0, 0)
-    return status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size

@@ -32,11 +32,12 @@ from ..model.python_module_values import module_constants
 from ..model.python_platform import CALL, PythonPlatforms
 from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
 from .cuda_only_modules import Answers, cuda_only_import, executed_files
-from .header_memo import file_status, facts_key
+from .header_memo import facts_key
 from ..model.settings import Settings
 from .job import Job, rerun_changed
 from ..walk.paths import project_root_of
 from ..walk import run_reads
+from ..walk.run_reads import status as file_status
 from ..walk.project_walk import DIR, RACY_SECONDS, Scan, run_memo, walk_of
 
 _MEMO_PREFIX = "python modules\0"  # (the memo's keys of a file's answers, beside its header facts)

@@ -130,18 +130,19 @@ def check_command(paths: Sequence[str], fix: bool, unsafe_fixes: bool, show_diff
     known = _read_baseline(baseline_file) if baseline_file else None
     inputs.excluder, inputs.excluder_in = project.excluded, project.exclusions_in
     inputs.extensions = project.extensions(inputs.paths)
-    targets = inputs.targets()
-    key = None if cache is None or inputs.stdin else run_key(
-        inputs.paths, inputs.exclude, force_exclude, project.overrides, config_file, isolated, unsafe_fixes)
-    run = RunAnswer(cache, key, targets)
-    answer = run.kept()
+    try:
+        targets = inputs.targets()  # (a configuration file in a walked folder is read now)
+        key = None if cache is None or inputs.stdin else run_key(
+            inputs.paths, inputs.exclude, force_exclude, project.overrides, config_file, isolated, unsafe_fixes)
+        run = RunAnswer(cache, key, targets)
+        answer = run.kept()
+        jobs = [] if answer is not None else project.jobs(targets, inputs.paths, mode, unsafe_fixes, fix_read_only,
+                                                          memo=cache)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
     if answer is not None:
         reports, stdin_result, candidates = inputs.found() + answer.reports, None, answer.port_candidates
     else:
-        try:
-            jobs = project.jobs(targets, inputs.paths, mode, unsafe_fixes, fix_read_only, memo=cache)
-        except ConfigError as error:
-            raise UsageError(str(error)) from None
         reports, stdin_result = inputs.run(jobs, show_progress=not (quiet or silent), workers=jobs_count, cache=cache)
         candidates = port_candidates(jobs, reports)
         run.keep(jobs, reports[len(reports) - len(jobs):], candidates)
@@ -266,5 +267,10 @@ def _run() -> None:
     except (BrokenPipeError, KeyboardInterrupt):
         sys.exit(EXIT_ERROR)
     except Exception as error:  # noqa: BLE001 - last line of defence: no traceback for users
-        click.echo(f"hipify-guard: internal error: {type(error).__name__}: {error}", err=True)
+        from ..project.config import ConfigError  # (a configuration file found on the way, wherever it is read)
+
+        if isinstance(error, ConfigError):
+            click.echo(f"Error: {error}", err=True)
+        else:
+            click.echo(f"hipify-guard: internal error: {type(error).__name__}: {error}", err=True)
         sys.exit(EXIT_ERROR)

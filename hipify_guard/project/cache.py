@@ -19,8 +19,9 @@ Layout of the cache folder (by default `.hipify-guard-cache/` in the project roo
   of those names, with the status of every file and folder they were found from (`header_memo`);
   and (Python file, requests, settings) -> what the project's other modules answer, with a
   digest of the status of every Python file and folder of the project (`python_facts`).
-- `answers-<tool key>`: (run key) -> a whole check run's reports, with the status of every file
-  it checked or read and the tokens of its walks (`run_answer`); the latest `KEPT_ANSWERS`.
+- `answers-<tool key>`: (run key) -> a whole check run's reports, with a digest of the status of
+  every file it checked or read and every folder its walks entered (`run_answer`); the latest
+  `KEPT_ANSWERS`.
 
 Fix and diff runs never read results: they always recompute and verify. Both files are written
 whole to a temporary name and renamed over the old one, so concurrent runs never see a partial

@@ -88,8 +88,11 @@ def kept_facts(memo: HeaderMemo, key: bytes, first: tuple[str, ...], index: Call
         return None
     if included != first or token is not None and index() != token:
         return None
-    run_reads.read(path for path, _ in (*files, *folders))
-    changed = [path for path, status in files if file_status(path) != status]
+    now = [file_status(path) for path, _ in files]
+    for (path, _), found in zip(files, now):
+        run_reads.seen(path, found)
+    run_reads.read(path for path, _ in folders)
+    changed = [path for (path, status), found in zip(files, now) if found != status]
     changed += [path for path, status in folders if status_of(path) != status]
     if not changed:
         return plain

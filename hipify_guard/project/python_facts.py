@@ -174,8 +174,9 @@ def python_digest(root: str) -> bytes | None:
         text.append(f"{folder}\0{listing.status}")
         for name, kind in zip(listing.names, listing.kinds):
             if kind != DIR and name.endswith(".py"):
-                run_reads.read((os.path.join(root, folder, name),))
-                status = file_status(os.path.join(root, folder, name))
+                path = os.path.join(root, folder, name)
+                status = file_status(path)
+                run_reads.seen(path, status)
                 if status[1] > racy:
                     return None
                 text.append(f"{name}\0{status}")

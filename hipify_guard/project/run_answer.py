@@ -10,19 +10,19 @@ they came from:
 - the folders its walks entered and the ignore files they read (while these hold, so do the
   folders' entries and which of them are ignored: `project_walk`);
 - every other file and folder a result came from, as the readers and the memos noted them
-  (`walk.run_reads`): configuration files and the folders searched for them, build files,
-  included headers and the folders looked in for them, the folders listed for the header index,
-  the project's Python modules;
+  (`walk.run_reads`): configuration files and, above the walked folders, the names looked for;
+  build files, included headers and the folders looked in for them, the folders listed for the
+  header index, the project's Python modules;
 
 and a digest of the status (inode, mtime, ctime; size) of each of them, taken before it was read
 (the files to check right after discovery, the others when first noted, the folders when
 scanned): a change while the run reads them shows to the next run. A later run with the same
 key takes the reports when discovery finds the same files and every status is the same. Nothing
 is kept from a run in which something it read was modified less than `RACY_SECONDS` before it
-started (a later change could leave its status as it was), in which a report has an error or a finding about the tool's own
-environment, or in which a compilation database decides what compiles (its includes are followed
-anywhere on the disk). The answers of the `cache.KEPT_ANSWERS` latest runs with different keys
-are kept.
+started (a later change could leave its status as it was), in which a report has an error or a
+finding about the tool's own environment, or in which a compilation database decides what
+compiles (its includes are followed anywhere on the disk). The answers of the
+`cache.KEPT_ANSWERS` latest runs with different keys are kept.
 """
 
 from __future__ import annotations

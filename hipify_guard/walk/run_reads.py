@@ -41,11 +41,20 @@ def read(paths: Iterable[str]) -> None:
     """Note files or folders (absolute paths) whose content or listing the run's results came
     from, with their status when first noted (a change after it shows in the next run)."""
     if _recording:
-        prefix, covered = _covered
         for path in paths:
-            if path not in _paths and path not in covered and not (
-                    path.startswith(prefix) and path[len(prefix):] in covered):
+            if path not in _paths and not _is_covered(path):
                 _paths[path] = status(path)
+
+
+def seen(path: str, found: Status) -> None:
+    """Note a file whose status the reader has just taken (`status`), with that status."""
+    if _recording and path not in _paths and not _is_covered(path):
+        _paths[path] = found
+
+
+def _is_covered(path: str) -> bool:
+    prefix, covered = _covered
+    return path in covered or path.startswith(prefix) and path[len(prefix):] in covered
 
 
 def status(path: str) -> Status:

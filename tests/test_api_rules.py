@@ -11,7 +11,7 @@ from conftest import run_cli
 
 from hipify_guard.checks import CHECKS
 from hipify_guard.checks.api_mapping import guard_macros
-from hipify_guard.fix.auto_policy import CAUGHT_UP
+from hipify_guard.fix.auto_policy import CATALOGUED, CAUGHT_UP
 from hipify_guard.engine.lint import check
 from hipify_guard.model.analysis import FileAnalysis
 from hipify_guard.model.branch_apis import branch_apis
@@ -314,8 +314,20 @@ IMPLICIT = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 11000\nvoid f() {{ {cal
 
 
 def auto_fix(call: str, **settings):
-    (finding,) = check(analysis(IMPLICIT.format(call=call), policy=Policy("auto"), **settings), ["HG101"])
-    return finding.fix
+    (fix,) = auto_fixes(IMPLICIT.format(call=call), **settings)
+    return fix
+
+
+def excluded_by(source: str, evidence: str):
+    """The file's one HG101 auto fix, which must exclude ROCm and name `evidence`."""
+    (fix,) = auto_fixes(source)
+    assert fix.expectation.rocm == "false" and evidence in fix.message, fix.message
+    return fix
+
+
+def auto_fixes(source: str, **settings) -> list:
+    """The fixes `--policy auto` gives the file's HG101 findings, in order."""
+    return [finding.fix for finding in check(analysis(source, policy=Policy("auto"), **settings), ["HG101"])]
 
 
 def test_auto_takes_the_newest_hip_version_above_min_rocm() -> None:
@@ -529,15 +541,76 @@ def test_auto_excludes_libcudacxx_names() -> None:
     libcu++'s `cuda::` namespace is not HIP's; PyTorch's `at::cuda::` is no such name."""
     source = ("#if CUDA_VERSION >= 12090\nusing MaxReduceOp = cuda::maximum<>;\n#else\n"
               "using MaxReduceOp = cub::Max;\n#endif\n")
-    (finding,) = check(analysis(source, policy=Policy("auto")), ["HG101"])
-    assert finding.fix.expectation.rocm == "false"
-    assert "uses `cuda::maximum` of libcu++ (line 2), which HIP's headers do not declare" in finding.fix.message
+    excluded_by(source, "uses `cuda::maximum` of libcu++ (line 2), which HIP's headers do not declare")
     torch = source.replace("cuda::maximum<>", "decltype(at::cuda::getCurrentCUDAStream())")
-    (finding,) = check(analysis(torch, policy=Policy("auto")), ["HG101"])
-    assert "libcu++" not in finding.fix.message
+    (fix,) = auto_fixes(torch)
+    assert "libcu++" not in fix.message
     everywhere = "cuda::std::optional<int> chosen;\n" + source  # the whole file needs libcu++ anyway
-    (finding,) = check(analysis(everywhere, policy=Policy("auto")), ["HG101"])
-    assert "libcu++" not in finding.fix.message
+    (fix,) = auto_fixes(everywhere)
+    assert "libcu++" not in fix.message
+
+
+def test_auto_reads_pytorchs_driver_api_members_as_the_api() -> None:
+    """PyTorch calls the driver API as `DriverAPI::get()->cuGreenCtxDestroy_(...)` (c10/cuda/driver_api.h
+    declares each as `name##_`): the member is the API, which HIP does not have; the same name
+    outside a member access is no use of it."""
+    source = ("#if defined(CUDA_VERSION) && CUDA_VERSION >= 12080\n"
+              "  C10_CUDA_DRIVER_CHECK(c10::cuda::DriverAPI::get()->cuGreenCtxDestroy_(green_ctx_));\n"
+              "#else\n  TORCH_CHECK(false, \"green contexts need CUDA 12.8\");\n#endif\n")
+    excluded_by(source, "uses `cuGreenCtxDestroy`, which HIP does not have")
+    plain = source.replace("c10::cuda::DriverAPI::get()->cuGreenCtxDestroy_", "cuGreenCtxDestroy_")
+    (fix,) = auto_fixes(plain)
+    assert "uses `cuGreenCtxDestroy`" not in fix.message
+
+
+def test_auto_excludes_each_part_of_a_feature_another_part_of_which_is_cuda_only() -> None:
+    """PyTorch's green contexts: every part is under the same condition; one destroys the context
+    (`cuGreenCtxDestroy`, no HIP equivalent), another pops it (`cuCtxPopCurrent`, HIP 1.6). The
+    maintainers kept ROCm out of all of them: the part HIP could compile alone is no feature."""
+    guard = "#if defined(CUDA_VERSION) && CUDA_VERSION >= 12080\n"
+    source = (f"void destroy() {{\n{guard}  cuGreenCtxDestroy(ctx);\n#endif\n}}\n"
+              f"void pop() {{\n{guard}  CUcontext popped;\n  cuCtxPopCurrent(&popped);\n#endif\n}}\n")
+    destroy, pop = auto_fixes(source)
+    assert destroy.expectation.rocm == pop.expectation.rocm == "false"
+    assert ("the branch is one part of a feature whose other part, the code under the same condition (line 2), "
+            "uses `cuGreenCtxDestroy`, which HIP does not have") in pop.message
+    alone = source[source.index("void pop()"):]
+    (fix,) = auto_fixes(alone)
+    assert fix.expectation.rocm != "false" and "cuCtxPopCurrent" in fix.message
+    # A release HIP has caught up with (CAUGHT_UP) gates a capability, not one feature: nccl's
+    # `CUDART_VERSION >= 11030` graph-capture parts, which rccl took from ROCm 6.1, one of which
+    # waits with `cudaEventWaitExternal`, which HIP lacks.
+    old = source.replace("defined(CUDA_VERSION) && CUDA_VERSION >= 12080", "CUDART_VERSION >= 11030")
+    destroy, pop = auto_fixes(old)
+    assert destroy.expectation.rocm == "false" and pop.expectation.rocm != "false"
+
+
+def test_auto_reads_cuda_names_no_table_knows_in_branches_for_cuda_past_the_tables() -> None:
+    """PyTorch's grouped matrix layouts for CUDA 13.2: HIPIFY's tables catalogue CUDA's APIs to
+    CUDA 12.6, so `cublasLtGroupedMatrixLayoutCreate`, which none knows, is newer, and HIP does not
+    have it. For a branch of CUDA 12.0 the tables would know it: no evidence. A name the project
+    defines, or a project's snake-case or `CUDA_CHECK` macro, is no CUDA API."""
+    body = ("  cublasLtMatrixLayout_t layout = nullptr;\n  int device = comm->cudaDev;\n"
+            "  CUDA_CHECK(cublasLtGroupedMatrixLayoutCreate(&layout, type, count, rows, cols, ld));\n")
+    source = f"#if defined(CUDA_VERSION) && CUDA_VERSION >= 13020\n{body}#endif\n"
+    fix = excluded_by(source, "uses `cublasLtGroupedMatrixLayoutCreate`, a name spelled as a CUDA API that no "
+                              "source knows (not HIP's headers, not PyTorch's hipify, not HIPIFY's tables, which "
+                              "list CUDA's APIs to CUDA 12.6, ported or not), in a branch for CUDA 13.2")
+    assert "cudaDev" not in fix.message  # a member is no API
+    (fix,) = auto_fixes(source.replace("13020", "12000"))
+    assert "no source knows" not in fix.message and fix.expectation.rocm != "false"
+    shim = "#define cublasLtGroupedMatrixLayoutCreate(...) CUBLAS_STATUS_SUCCESS\n" + source
+    (fix,) = auto_fixes(shim)
+    assert "no source knows" not in fix.message
+
+
+def test_catalogued_is_the_newest_cuda_release_of_hipifys_tables() -> None:
+    """CATALOGUED: the newest `cuda_added` release of rules/hipify_map.tsv (CUDA's own APIs)."""
+    with open(RULES / "hipify_map.tsv", encoding="utf-8") as handle:
+        rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
+        releases = {tuple(int(part) for part in row["cuda_added"].split(".")[:2])
+                    for row in rows if row["cuda_scale"] == "CUDA" and row["cuda_added"]}
+    assert CATALOGUED == max(releases) == (12, 6)
 
 
 def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() -> None:

@@ -280,3 +280,25 @@ def test_auto_reads_the_projects_alias_of_a_cuda_name_as_the_hip_api_it_stands_f
     (root / "csrc/float.cuh").write_text(re.sub(r"#if HIP_FP8_TYPE_OCP\n.*?#else\n(.*?)#endif\n", r"\1",
                                                 (root / "csrc/float.cuh").read_text(), flags=re.S))
     assert "!defined(USE_ROCM)" in _diff(root, "--unsafe-fixes", "--policy", "auto")
+
+
+def test_auto_does_not_read_a_name_a_project_header_defines_as_a_cuda_api_newer_than_the_tables(
+        tmp_path: Path) -> None:
+    """A branch for CUDA 13 calling `cudaMemcpyBatchAsync`, which no table knows: an API of that
+    CUDA, so auto excludes ROCm; but where the project's own header defines the name for ROCm (a
+    shim), the name is the project's and decides nothing."""
+    setup = ("from torch.utils.cpp_extension import CUDAExtension, BuildExtension\n"
+             "setup(ext_modules=[CUDAExtension('ext', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n")
+    kernel = ("#include <torch/extension.h>\n#include \"compat.h\"\n"
+              "#if defined(CUDA_VERSION) && CUDA_VERSION >= 13000\n"
+              "void copy() { cudaMemcpyBatchAsync(dst, src, sizes, 4, nullptr, nullptr, 0, nullptr, 0); }\n#endif\n")
+    root = git_project(tmp_path, {"setup.py": setup, "csrc/compat.h": "#pragma once\n", "csrc/k.cu": kernel})
+    args = ("check", "--no-cache", "--unsafe-fixes", "--policy", "auto", "--output-format", "json", "csrc/k.cu")
+    (finding,) = run_cli(*args, cwd=root).json()
+    assert "uses `cudaMemcpyBatchAsync`, a name spelled as a CUDA API that no source knows" in finding["fix"]["message"]
+    assert _diff(root, "--unsafe-fixes", "--policy", "auto") == (
+        "+#if defined(CUDA_VERSION) && CUDA_VERSION >= 13000 && !defined(USE_ROCM)")
+    (root / "csrc/compat.h").write_text("#pragma once\n#ifdef USE_ROCM\n"
+                                        "#define cudaMemcpyBatchAsync(...) hipSuccess\n#endif\n")
+    (finding,) = run_cli(*args, cwd=root).json()
+    assert "no source knows" not in finding["fix"]["message"]

@@ -10,7 +10,10 @@ first evidence decides:
    or a HIP declaration behind an opt-in macro nothing defines), holds inline PTX (§14.4),
    defines something HIP already declares (a polyfill, §14.3), passes an argument or reads a
    member that HIP's declarations do not take (§14.5), or is only an `#error` (a stop meant for
-   CUDA builds): exclude ROCm;
+   CUDA builds); or it is for a CUDA release newer than HIPIFY's tables catalogue (`CATALOGUED`)
+   and uses a name spelled as a CUDA API that no source knows (an API of that CUDA); or it is for
+   a release newer than HIP has caught up with (`CAUGHT_UP`) and another part of its feature
+   (step 5's branches) is CUDA's only by this step: exclude ROCm;
 2. the newest HIP "added" version among its APIs is newer than `min-rocm` (or any version when
    `min-rocm` is not set): take the branch on ROCm from that version (`rocm-min`);
 3. it defines a stand-in for a CUDA API that HIP lacks too (`stand_in`: CUDA 11 removed
@@ -49,7 +52,7 @@ from ..model.branch_apis import ApiUse, BranchApis, branch_apis, first_uses
 from ..model.branch_evidence import (Evidence, cuda_form, group_ranges, inline_ptx, libcudacxx, polyfill, stand_in,
                                      version_value)
 from ..model.code_tokens import define_bodies, define_head, segments, tokens
-from ..model.cuda_releases import OldCuda
+from ..model.cuda_releases import OldCuda, Release
 from ..model.rewrite_macros import NO_VERSION_MACRO
 from ..model.rocm_versions import version_text
 from .rewriter import EXCLUDE, INCLUDE, ROCM_MIN, guard_fix
@@ -59,6 +62,9 @@ _SHOWN = 3  # names in a message before "and N more"
 # at least half of the runtime and driver APIs each CUDA release up to it added (11.4: 43 of 77),
 # and of no release after it (11.5: 0 of 53; 12.0: 35 of 156). tests/test_api_rules.py recomputes it.
 CAUGHT_UP = (11, 4)
+# The newest CUDA release whose APIs HIPIFY's tables catalogue, each whether HIP has it or not
+# (rules/hipify_map.tsv, `cuda_added`); tests/test_api_rules.py recomputes it.
+CATALOGUED = (12, 6)
 
 
 def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str], Fix | None], *,
@@ -69,16 +75,19 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     `old_cuda`: the old CUDA releases whose outcome ROCm has today (`old CUDA (before 9.2)`),
     when the guard tells old CUDA from new and ROCm is on the old side (step 6)."""
     facts = branch_apis(file)
-    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True)
+    kin = _kin(file, facts, arm) if feature else None
+    since = old_cuda.until if old_cuda is not None and today == "false" else None  # the branch is for CUDA `since` on
+    newer = since if since is not None and since > CATALOGUED else None
+    recent = kin if since is not None and since > CAUGHT_UP else None
+    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True, feature=recent, newer=newer)
     if decided is not _NO_EVIDENCE:
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
     instead = arm.following_else if today == "false" and feature else None
     if instead is not None and (evidence := cuda_only_evidence(file, instead)):
         return _include(file, arm, today, f"the branch holds no evidence, and the `#else` ROCm takes instead (line "
                                           f"{file.lines.line_of(instead.directive.hash)}) {evidence}")
-    kin = _kin(file, facts, arm) if feature else None
     if kin is not None:
-        decided = _decide(file, arm, today, *kin, own=False)
+        decided = _decide(file, arm, today, *kin, own=False, newer=newer)
         if decided is not _NO_EVIDENCE:
             return decided
     nothing = ("no CUDA or HIP API the tables or HIP's headers know, no inline PTX, no HIP declaration it "
@@ -177,10 +186,17 @@ def _read_in_code(file: FileAnalysis, word: re.Pattern[bytes], name: bytes) -> b
     return any(not any(start <= match.start() < end for start, end in own) for match in word.finditer(data))
 
 
-def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool) -> object:
+def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool,
+            feature: tuple[list[list[Arm]], str] | None = None, newer: Release | None = None) -> object:
     """The fix the evidence in `groups` (the code `who` names) decides for `arm` (None when that fix
     cannot be written), or _NO_EVIDENCE. Each group is read on its own for declarations (a name's type is that of its
-    declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only)."""
+    declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only).
+    `feature`: the groups of the other branches under the same condition (`_kin`) and how a message
+    names them, for a branch of a CUDA release newer than HIP has caught up with (`CAUGHT_UP`);
+    when one of them is CUDA's only, so is the feature, and this part of it too.
+    `newer`: the CUDA release from which the guard takes the branch, when HIPIFY's tables do not
+    reach it (`CATALOGUED`): a name spelled as a CUDA API that no source knows is then one of that
+    CUDA's, which HIP does not have."""
     facts = branch_apis(file)
     models = file.rocm_models
     rocm = _rocm_macro(file, arm)
@@ -192,7 +208,7 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         return guard_fix(file, arm, EXCLUDE, applicability=SAFE if today == "false" else UNSAFE,
                          message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {who} {evidence}")
 
-    lacking = _lacking(facts, models, uses)
+    lacking = _lacking(facts, models, uses) or _newer_than_tables(facts, groups, newer)
     if lacking:
         return exclude(lacking)
     found = None
@@ -204,6 +220,8 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         return exclude(f"{found.what}: the path CUDA alone compiles")
     if own and _error_only(file, arm):
         return exclude("is an `#error` meant for CUDA builds, which ROCm must not hit")
+    if feature is not None and (part := _cuda_only_part(file, feature[0], newer)):
+        return exclude(f"is one part of a feature whose other part, {feature[1]}, {part}")
     min_rocm = file.settings.min_rocm
     aliased = _aliased(facts, every_use, models)
     versioned = [(view.added, use, model, view) for use in uses for model in models
@@ -350,18 +368,41 @@ def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     """What makes the arm's group CUDA's only (§14 decision 1: an API some ROCm build lacks, inline
     PTX, a polyfill of a HIP declaration, an argument or member HIP does not take, an `#error`
     meant for CUDA builds), said as "the branch ..." goes on; None when nothing does."""
-    lacking = lacking_apis(file, arm)
-    if lacking:
-        return lacking
-    facts = branch_apis(file)
-    group = facts.group_arms(arm)
-    every_use, _ = _api_uses(facts, arm)
-    ranges = group_ranges(file, group)
-    found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
-    if found is not None:
-        return f"{found.what}: the path CUDA alone compiles"
-    if _error_only(file, arm):
+    found = _cuda_only_part(file, [branch_apis(file).group_arms(arm)], None)
+    if found is None and _error_only(file, arm):
         return "is an `#error` meant for CUDA builds, which ROCm must not hit"
+    return found
+
+
+def _newer_than_tables(facts: BranchApis, groups: list[list[Arm]], newer: Release | None) -> str | None:
+    """`uses X, ...` when the groups, taken from CUDA `newer` on, use names spelled as CUDA APIs that
+    no source knows (`BranchApis.unknown_apis`), else None."""
+    if newer is None:
+        return None
+    unknown = list(dict.fromkeys(name for group in groups for name in facts.unknown_apis(group[0])))
+    if not unknown:
+        return None
+    shown = ", ".join(f"`{name}`" for name in unknown[:_SHOWN])
+    more = f" and {len(unknown) - _SHOWN} more" if len(unknown) > _SHOWN else ""
+    what = "a name spelled as a CUDA API" if len(unknown) == 1 else "names spelled as CUDA APIs"
+    return (f"uses {shown}{more}, {what} that no source knows (not HIP's headers, not PyTorch's hipify, not "
+            f"HIPIFY's tables, which list CUDA's APIs to CUDA {CATALOGUED[0]}.{CATALOGUED[1]}, ported or not), in a "
+            f"branch for CUDA {newer[0]}.{newer[1]}: CUDA's, which HIP does not have")
+
+
+def _cuda_only_part(file: FileAnalysis, groups: list[list[Arm]], newer: Release | None) -> str | None:
+    """What makes one of these groups (`_kin`'s) CUDA's only, as "the branch ..." goes on: an API
+    some ROCm build lacks, or code only CUDA compiles (an `#error` is no code of the feature)."""
+    facts = branch_apis(file)
+    for group in groups:
+        every_use, uses = _api_uses(facts, group[0])
+        lacking = _lacking(facts, file.rocm_models, uses) or _newer_than_tables(facts, [group], newer)
+        if lacking:
+            return lacking
+        ranges = group_ranges(file, group)
+        found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
+        if found is not None:
+            return f"{found.what}: the path CUDA alone compiles"
     return None
 
 
@@ -374,15 +415,9 @@ def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int
             or version_value(file, ranges) or libcudacxx(file, ranges))
 
 
-def lacking_apis(file: FileAnalysis, arm: Arm) -> str | None:
-    """`uses X, which HIP does not have (sources; models)` when the arm's group uses an API that some
-    ROCm model's build lacks (§14 decision 1), else None."""
-    facts = branch_apis(file)
-    return _lacking(facts, file.rocm_models, _api_uses(facts, arm)[1])
-
-
 def _lacking(facts: BranchApis, models, uses: list[ApiUse]) -> str | None:
-    """What `lacking_apis` says of these uses under these ROCm models."""
+    """`uses X, which HIP does not have (sources; models)` when some of these uses is an API that
+    one of these ROCm models' builds lacks (§14 decision 1), else None."""
     lacking = [(use, model, view) for use in uses for model in models
                if (view := facts.lacking(use, model)) is not None]
     if not lacking:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 import weakref
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..cpp.groups import Arm, group_end
 from .analysis import FileAnalysis, Literal
 from .api_knowledge import ApiView, is_api, knowledge, route
-from .code_tokens import define_bodies, identifiers, segments
+from .code_tokens import api_names, define_bodies, identifiers, is_member, segments
 from .definitions import definitions_of
 from .rocm_code import MacroExpansions
 from .platforms import UNDEFINED, Platform, satisfiable
@@ -31,6 +32,13 @@ from .rocm_versions import EVERY, Version, earliest
 
 # Prefixes of CUDA-ecosystem APIs, mapped or not (NVML, NCCL, cuDSS... are not in HIPIFY's tables).
 _CUDA_LIKE = re.compile(rb"cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|nvml[A-Z]|NVML_|nccl[A-Z]|NCCL_|cudss[A-Z]|nvrtc[A-Z]")
+# How CUDA's runtime, driver and math libraries spell their APIs (`cudaGraphAddNode`, `cuGreenCtxCreate`,
+# `cublasLtGroupedMatrixLayoutCreate`, `CU_DEVICE_ATTRIBUTE_...`, `CUBLASLT_MATMUL_DESC_...`): the names
+# HIPIFY's tables catalogue, ported or not. `CUDA_CHECK`-like and snake-case names are projects' own.
+_CUDA_API = re.compile(
+    rb"(?:cuda|cu|cublas|cublasLt|cusparse|cusparseLt|cusolver(?:Dn|Sp|Mg|Rf)?|cufft|curand|cudnn|nvrtc)"
+    rb"[A-Z][A-Za-z0-9]*[a-z0-9]\Z|CU[a-z][A-Za-z0-9]*\Z"
+    rb"|(?:CU|CUBLAS|CUBLASLT|CUSPARSE|CUSOLVER|CUFFT|CURAND|CUDNN|NVRTC)_[A-Z0-9_]*[A-Z0-9]\Z")
 
 
 class ApiUse(NamedTuple):
@@ -101,8 +109,8 @@ class BranchApis:
             found = []
             for start, end in self.code(arm):
                 macro = self._macro_of(start)
-                named = [ApiUse(offset, offset + len(name), name.decode("ascii"), name == macro)
-                         for offset, name in identifiers(data, start, end, names)]
+                named = [ApiUse(offset, stop, name.decode("ascii"), name == macro)
+                         for offset, stop, name in api_names(data, start, end, names)]
                 if named and not self._unexpanded_on_rocm(start):
                     found += named
             self._uses[key] = tuple(found)
@@ -189,6 +197,28 @@ class BranchApis:
                  for _, name in identifiers(self.file.data, start, end, unknown)}
         return sorted(found)
 
+    def unknown_apis(self, arm: Arm) -> list[str]:
+        """Names in the arm's whole group spelled as CUDA's libraries spell their APIs (`_CUDA_API`)
+        that no source knows and the project does not define, each once, in file order."""
+        found = dict.fromkeys(name for member in self.group_arms(arm) for name in self._unknown_in(member))
+        defined = definitions_of(self.file)
+        return [name.decode("ascii") for name in found if not defined.defines(name)]
+
+    def names_unknown(self) -> frozenset[str]:
+        """The names of `unknown_apis` in the guarded code: what the project headers are asked
+        whether they define, before a fix judges a branch by them."""
+        return frozenset(name.decode("ascii") for arm in self.guarded() for name in self._unknown_in(arm))
+
+    def _unknown_in(self, arm: Arm) -> Iterator[bytes]:
+        """The names of the arm's own code spelled as CUDA APIs that no source knows; a member
+        (`comm->cudaDev`, `attr.cudaFlags`) is none."""
+        unknown = _Unmapped(knowledge().names, _CUDA_API)
+        data = self.file.data
+        for start, end in self.code(arm):
+            for offset, name in identifiers(data, start, end, unknown):
+                if not is_member(data, offset, start):
+                    yield name
+
     def group_arms(self, arm: Arm) -> list[Arm]:
         """The arm, and every nested arm holding code that some ROCm model would compile were the
         arm itself taken on ROCm (its own condition dropped from their path); kept per arm."""
@@ -243,13 +273,14 @@ class BranchApis:
 
 
 class _Unmapped:
-    """Contains the CUDA-looking names that no table knows."""
+    """Contains the names of a CUDA-looking shape that no table knows."""
 
-    def __init__(self, known: frozenset[bytes]) -> None:
+    def __init__(self, known: frozenset[bytes], shape: re.Pattern[bytes] = _CUDA_LIKE) -> None:
         self.known = known
+        self.shape = shape
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, bytes) and name not in self.known and _CUDA_LIKE.match(name) is not None
+        return isinstance(name, bytes) and name not in self.known and self.shape.match(name) is not None
 
 
 def first_uses(uses: tuple[ApiUse, ...]) -> list[ApiUse]:

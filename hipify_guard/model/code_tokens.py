@@ -31,6 +31,7 @@ _LEXEME = re.compile(_LEXEMES, re.S)
 # The same lexemes, and punctuators (the few two-byte ones a declaration's shape depends on).
 _TOKEN = re.compile(_LEXEMES + rb"|(?P<punct>::|->|==|!=|<=|&&|\|\||[^\sA-Za-z0-9_])", re.S)
 NUMBER = b"0"  # what `tokens` yields for every number
+_MEMBER_ACCESS = re.compile(rb"(?:->|\.)[ \t\f\v\r\n]*\Z")  # what ends just before a member's name
 _DEFINE_HEAD = re.compile(rb"[ \t\f\v]*([A-Za-z_][A-Za-z0-9_]*)(?:\([^)]*\))?")
 
 
@@ -40,6 +41,26 @@ def identifiers(data: bytes, start: int, end: int, names: Container[bytes]) -> I
         token = match["id"]
         if token is not None and token in names:
             yield match.start(), token
+
+
+def api_names(data: bytes, start: int, end: int, names: Container[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, name) of each use of a name in `names` within data[start:end]: the identifier
+    itself, or a member named after it with `_` appended (`DriverAPI::get()->cuMemMap_(...)`: PyTorch
+    reaches the CUDA driver API through members its c10/cuda/driver_api.h declares as `name##_`);
+    comments and literals are left out."""
+    for match in _LEXEME.finditer(data, start, end):
+        token = match["id"]
+        if token is None:
+            continue
+        if token in names:
+            yield match.start(), match.end(), token
+        elif token[-1:] == b"_" and token[:-1] in names and is_member(data, match.start(), start):
+            yield match.start(), match.end(), token[:-1]
+
+
+def is_member(data: bytes, offset: int, start: int = 0) -> bool:
+    """Whether the name at `offset` follows `->` or `.` (spaces between allowed; not before `start`)."""
+    return _MEMBER_ACCESS.search(data, max(start, offset - 16), offset) is not None
 
 
 def tokens(data: bytes, start: int, end: int) -> Iterator[tuple[int, bytes]]:

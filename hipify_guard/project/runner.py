@@ -207,13 +207,15 @@ def _names_asked(file: FileAnalysis, findings: list, settings: Settings) -> froz
     """What the project headers are asked of a C/C++ file with these findings: the free names of
     its conditions, the APIs of its API findings, the macros its rewrites may use, and, where a
     guard's fix judges its branch, whether the names there that a ROCm build may lack are the
-    project's aliases of other APIs (`header_facts.ALIAS_ONLY`)."""
+    project's aliases of other APIs (`header_facts.ALIAS_ONLY`) and whether it defines the names
+    spelled as CUDA APIs that no table knows."""
     names = file.free_names | _api_names(file, findings) | _rewrite_names(settings, findings)
     if any(finding.code in _GUARD_RULES for finding in findings):
         from ..model.branch_apis import branch_apis
         from .header_facts import ALIAS_ONLY
 
-        names |= {ALIAS_ONLY + name for name in branch_apis(file).names_may_lack()}
+        facts = branch_apis(file)
+        names |= {ALIAS_ONLY + name for name in facts.names_may_lack()} | facts.names_unknown()
     return names
 
 

@@ -572,7 +572,7 @@ def test_auto_excludes_each_part_of_a_feature_another_part_of_which_is_cuda_only
               f"void pop() {{\n{guard}  CUcontext popped;\n  cuCtxPopCurrent(&popped);\n#endif\n}}\n")
     destroy, pop = auto_fixes(source)
     assert destroy.expectation.rocm == pop.expectation.rocm == "false"
-    assert ("the branch is one part of a feature whose other part, the code under the same condition (line 2), "
+    assert ("the branch is one part of a feature whose other part, under the same condition (line 2), "
             "uses `cuGreenCtxDestroy`, which HIP does not have") in pop.message
     alone = source[source.index("void pop()"):]
     (fix,) = auto_fixes(alone)

@@ -78,7 +78,7 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     kin = _kin(file, facts, arm) if feature else None
     since = old_cuda.until if old_cuda is not None and today == "false" else None  # the branch is for CUDA `since` on
     newer = since if since is not None and since > CATALOGUED else None
-    recent = kin if since is not None and since > CAUGHT_UP else None
+    recent = kin[0] if kin is not None and since is not None and since > CAUGHT_UP else None
     decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True, feature=recent, newer=newer)
     if decided is not _NO_EVIDENCE:
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
@@ -187,12 +187,12 @@ def _read_in_code(file: FileAnalysis, word: re.Pattern[bytes], name: bytes) -> b
 
 
 def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], who: str, *, own: bool,
-            feature: tuple[list[list[Arm]], str] | None = None, newer: Release | None = None) -> object:
+            feature: list[list[Arm]] | None = None, newer: Release | None = None) -> object:
     """The fix the evidence in `groups` (the code `who` names) decides for `arm` (None when that fix
     cannot be written), or _NO_EVIDENCE. Each group is read on its own for declarations (a name's type is that of its
     declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only).
-    `feature`: the groups of the other branches under the same condition (`_kin`) and how a message
-    names them, for a branch of a CUDA release newer than HIP has caught up with (`CAUGHT_UP`);
+    `feature`: the groups of the other branches under the same condition (`_kin`), for a branch of
+    a CUDA release newer than HIP has caught up with (`CAUGHT_UP`);
     when one of them is CUDA's only, so is the feature, and this part of it too.
     `newer`: the CUDA release from which the guard takes the branch, when HIPIFY's tables do not
     reach it (`CATALOGUED`): a name spelled as a CUDA API that no source knows is then one of that
@@ -220,8 +220,9 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         return exclude(f"{found.what}: the path CUDA alone compiles")
     if own and _error_only(file, arm):
         return exclude("is an `#error` meant for CUDA builds, which ROCm must not hit")
-    if feature is not None and (part := _cuda_only_part(file, feature[0], newer)):
-        return exclude(f"is one part of a feature whose other part, {feature[1]}, {part}")
+    if feature is not None and (part := _cuda_only_part(file, feature, newer)):
+        return exclude(f"is one part of a feature whose other part, under the same condition (line {part[0]}), "
+                       f"{part[1]}")
     min_rocm = file.settings.min_rocm
     aliased = _aliased(facts, every_use, models)
     versioned = [(view.added, use, model, view) for use in uses for model in models
@@ -371,7 +372,7 @@ def cuda_only_evidence(file: FileAnalysis, arm: Arm) -> str | None:
     found = _cuda_only_part(file, [branch_apis(file).group_arms(arm)], None)
     if found is None and _error_only(file, arm):
         return "is an `#error` meant for CUDA builds, which ROCm must not hit"
-    return found
+    return found[1] if found else None
 
 
 def _newer_than_tables(facts: BranchApis, groups: list[list[Arm]], newer: Release | None) -> str | None:
@@ -390,19 +391,21 @@ def _newer_than_tables(facts: BranchApis, groups: list[list[Arm]], newer: Releas
             f"branch for CUDA {newer[0]}.{newer[1]}: CUDA's, which HIP does not have")
 
 
-def _cuda_only_part(file: FileAnalysis, groups: list[list[Arm]], newer: Release | None) -> str | None:
-    """What makes one of these groups (`_kin`'s) CUDA's only, as "the branch ..." goes on: an API
-    some ROCm build lacks, or code only CUDA compiles (an `#error` is no code of the feature)."""
+def _cuda_only_part(file: FileAnalysis, groups: list[list[Arm]], newer: Release | None) -> tuple[int, str] | None:
+    """The line of the first of these groups (`_kin`'s) that is CUDA's only, and what makes it so, as
+    "the branch ..." goes on: an API some ROCm build lacks, or code only CUDA compiles (an `#error`
+    is no code of the feature)."""
     facts = branch_apis(file)
     for group in groups:
+        line = file.lines.line_of(group[0].directive.hash)
         every_use, uses = _api_uses(facts, group[0])
         lacking = _lacking(facts, file.rocm_models, uses) or _newer_than_tables(facts, [group], newer)
         if lacking:
-            return lacking
+            return line, lacking
         ranges = group_ranges(file, group)
         found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
         if found is not None:
-            return f"{found.what}: the path CUDA alone compiles"
+            return line, f"{found.what}: the path CUDA alone compiles"
     return None
 
 

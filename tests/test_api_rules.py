@@ -577,6 +577,14 @@ def test_auto_excludes_each_part_of_a_feature_another_part_of_which_is_cuda_only
     alone = source[source.index("void pop()"):]
     (fix,) = auto_fixes(alone)
     assert fix.expectation.rocm != "false" and "cuCtxPopCurrent" in fix.message
+    # The sibling named is the one CUDA's alone for the hardest reason: HIP declares `__shfl_sync`
+    # behind an opt-in macro, and has no `cuGreenCtxDestroy` at all.
+    shuffle = f"void lanes() {{\n{guard}  v = __shfl_sync(0xffffffff, v, 0);\n#endif\n}}\n"
+    pop = auto_fixes(shuffle + source)[-1]
+    assert "other part, under the same condition (line 7), uses `cuGreenCtxDestroy`" in pop.message, pop.message
+    # A branch's own message names only the APIs HIP lacks when some are not even opt-in.
+    (both,) = auto_fixes(f"{guard}  v = __shfl_sync(0xffffffff, v, 0);\n  cuGreenCtxDestroy(ctx);\n#endif\n")
+    assert "uses `cuGreenCtxDestroy`, which HIP does not have" in both.message and "__shfl_sync" not in both.message
     # A release HIP has caught up with (CAUGHT_UP) gates a capability, not one feature: nccl's
     # `CUDART_VERSION >= 11030` graph-capture parts, which rccl took from ROCm 6.1, one of which
     # waits with `cudaEventWaitExternal`, which HIP lacks.
@@ -625,6 +633,11 @@ def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() ->
     assert "a member HIP's `half` does not make public (its public members: none" in fix.message
     fix = auto_fix("cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, device)", min_rocm=(6, 0, 0))
     assert fix.expectation.rocm == "true"  # the int form: HIP has it
+    # The nearest declaration types a name: FBGEMM's NVFP4 kernels take a `__nv_bfloat16 const* input`,
+    # a later function an `at::Tensor input`, whose `input.numel()` is no member of a bf16.
+    assert "reads `input.x`" in auto_fix("half input; } void g(Tensor other) { int n = input.x").message
+    assert "reads `input.x`" not in auto_fix("half input; } void g(Tensor input) { int n = input.x").message
+    assert "reads `input.x`" not in auto_fix("half const* input = p; int n = input.x").message  # not this `input`
 
 
 def test_auto_takes_versions_from_hip_apis_only() -> None:

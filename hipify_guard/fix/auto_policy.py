@@ -208,9 +208,10 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
         return guard_fix(file, arm, EXCLUDE, applicability=SAFE if today == "false" else UNSAFE,
                          message=f"Exclude ROCm with `!defined({rocm})` (policy auto): {who} {evidence}")
 
-    lacking = _lacking(facts, models, uses) or _newer_than_tables(facts, groups, newer)
-    if lacking:
-        return exclude(lacking)
+    lacking = _lacking(facts, models, uses)
+    said = lacking[0] if lacking else _newer_than_tables(facts, groups, newer)
+    if said:
+        return exclude(said)
     found = None
     spans = [(group, group_ranges(file, group)) for group in groups]
     for group, ranges in spans:
@@ -392,21 +393,28 @@ def _newer_than_tables(facts: BranchApis, groups: list[list[Arm]], newer: Releas
 
 
 def _cuda_only_part(file: FileAnalysis, groups: list[list[Arm]], newer: Release | None) -> tuple[int, str] | None:
-    """The line of the first of these groups (`_kin`'s) that is CUDA's only, and what makes it so, as
-    "the branch ..." goes on: an API some ROCm build lacks, or code only CUDA compiles (an `#error`
-    is no code of the feature)."""
+    """The line of one of these groups (`_kin`'s) that is CUDA's only, and what makes it so, as "the
+    branch ..." goes on: an API some ROCm build lacks, or code only CUDA compiles (an `#error` is no
+    code of the feature). A group that HIP could compile with an opt-in macro defined is named only
+    when no group is CUDA's only for a harder reason (an API HIP lacks, inline PTX...)."""
     facts = branch_apis(file)
+    opt_in = None
     for group in groups:
         line = file.lines.line_of(group[0].directive.hash)
         every_use, uses = _api_uses(facts, group[0])
-        lacking = _lacking(facts, file.rocm_models, uses) or _newer_than_tables(facts, [group], newer)
-        if lacking:
-            return line, lacking
+        lacking = _lacking(facts, file.rocm_models, uses)
+        if lacking and not lacking[1]:
+            return line, lacking[0]
+        said = _newer_than_tables(facts, [group], newer)
+        if said:
+            return line, said
         ranges = group_ranges(file, group)
         found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
         if found is not None:
             return line, f"{found.what}: the path CUDA alone compiles"
-    return None
+        if lacking and opt_in is None:
+            opt_in = line, lacking[0]
+    return opt_in
 
 
 def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int, int]],
@@ -418,19 +426,23 @@ def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int
             or version_value(file, ranges) or libcudacxx(file, ranges))
 
 
-def _lacking(facts: BranchApis, models, uses: list[ApiUse]) -> str | None:
+def _lacking(facts: BranchApis, models, uses: list[ApiUse]) -> tuple[str, bool] | None:
     """`uses X, which HIP does not have (sources; models)` when some of these uses is an API that
-    one of these ROCm models' builds lacks (§14 decision 1), else None."""
+    one of these ROCm models' builds lacks (§14 decision 1), naming only those HIP has no
+    equivalent of when there are some, else those behind an opt-in macro; with whether the opt-in
+    is all there is. None when the builds have every one."""
     lacking = [(use, model, view) for use in uses for model in models
                if (view := facts.lacking(use, model)) is not None]
     if not lacking:
         return None
+    opt_in = not any(view.missing for _, _, view in lacking)
+    lacking = [item for item in lacking if opt_in or item[2].missing]
     missing = list(dict.fromkeys(use for use, _, _ in lacking))
     views = [view for _, _, view in lacking]
     opt_ins = sorted({macro for view in views for macro in view.opt_in})
-    what = ("which HIP does not have" if any(view.missing for view in views)
-            else f"which HIP declares only when {', '.join(opt_ins)} is defined")
-    return f"uses {_names(missing)}, {what} ({_sources(views)}; {titles(m for _, m, _ in lacking)})"
+    what = (f"which HIP declares only when {', '.join(opt_ins)} is defined" if opt_in
+            else "which HIP does not have")
+    return f"uses {_names(missing)}, {what} ({_sources(views)}; {titles(m for _, m, _ in lacking)})", opt_in
 
 
 def _api_uses(facts: BranchApis, arm: Arm) -> tuple[list[ApiUse], list[ApiUse]]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..cpp.groups import Arm, group_end
 from ..cpp.scanner import Directive
@@ -235,7 +236,7 @@ def cuda_form(file: FileAnalysis, ranges: list[tuple[int, int]], uses) -> Eviden
     for start, end in ranges:
         for match in _MEMBER.finditer(data, start, end):
             name, member = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
-            declared = _type_at(declarations, name, match.start())
+            declared = _type_at(declarations, name, match.start(), match.group(2).strip())
             if declared is None:
                 continue
             cuda_type, hip_type = declared
@@ -284,21 +285,31 @@ def _hip_declaration(file: FileAnalysis, name: str) -> str | None:
     return None
 
 
-def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, list[tuple[int, str, str]]]:
-    """name -> [(offset, its type as written, the HIP type a ROCm build compiles)] for the
-    declarations of names of types HIP's headers define (`half r;`, `const volatile half* ptr`) in
-    the group and in the code before it back to the end of the previous top-level block (the
-    enclosing function's: fastllm's `cudaPointerAttributes attributes;` before the guard)."""
+def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str, list[_Declared]]:
+    """name -> its declarations, in order, in the group and in the code before it back to the end of
+    the previous top-level block (the enclosing function's: fastllm's `cudaPointerAttributes
+    attributes;` before the guard). Each has the HIP type a ROCm build compiles when HIP's headers
+    define it (`half r;`, `const volatile half* ptr`), else None: a later `at::Tensor input` hides an
+    earlier function's `__nv_bfloat16 const* input`."""
     signatures = load_hip_signatures()
-    found: dict[str, list[tuple[int, str, str]]] = {}
+    found: dict[str, list[_Declared]] = {}
     data = file.data
     for start, end in [_code_before(data, ranges[0][0]), *ranges] if ranges else ():
         for match in _DECLARATION.finditer(data, start, end):
             written, name = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
             hip = written if written in signatures.types else _hip_name(file, written)
-            if hip is not None and hip in signatures.types:
-                found.setdefault(name, []).append((match.start(), written, hip))
+            found.setdefault(name, []).append(_Declared(match.start(), written, hip if hip in signatures.types else None,
+                                                        b"*" in match.group(2)))
     return found
+
+
+class _Declared(NamedTuple):
+    """A declaration `_declarations` found."""
+
+    offset: int
+    written: str  # the type as written
+    hip: str | None  # the HIP type a ROCm build compiles, when HIP's headers define it
+    pointer: bool
 
 
 def _code_before(data: bytes, start: int) -> tuple[int, int]:
@@ -319,10 +330,18 @@ def _code_before(data: bytes, start: int) -> tuple[int, int]:
     return (found + 2 if found >= 0 else low), end
 
 
-def _type_at(declarations: dict[str, list[tuple[int, str, str]]], name: str, offset: int) -> tuple[str, str] | None:
-    """The type of the group's nearest declaration of `name` before `offset` (None: none there)."""
-    before = [(at, written, hip) for at, written, hip in declarations.get(name, ()) if at < offset]
-    return (before[-1][1], before[-1][2]) if before else None
+def _type_at(declarations: dict[str, list[_Declared]], name: str, offset: int,
+             access: bytes = b"") -> tuple[str, str] | None:
+    """The (written, HIP) type of the group's nearest declaration of `name` before `offset`; None
+    when there is none, when HIP's headers do not define its type, or when `access` (`.` or `->`)
+    does not fit it (a pointer is not read with `.`: that use is of another `name`)."""
+    before = [declared for declared in declarations.get(name, ()) if declared.offset < offset]
+    if not before or before[-1].hip is None:
+        return None
+    declared = before[-1]
+    if access and declared.pointer != (access == b"->"):
+        return None
+    return declared.written, declared.hip
 
 
 def _arguments(data: bytes, end: int) -> list[str] | None:
@@ -352,7 +371,7 @@ def _arguments(data: bytes, end: int) -> list[str] | None:
     return None
 
 
-def _argument_type(argument: str, declarations: dict[str, list[tuple[int, str, str]]],
+def _argument_type(argument: str, declarations: dict[str, list[_Declared]],
                    offset: int) -> tuple[str, str] | None:
     """The (written, HIP) type of an argument that is a name declared before `offset` in the
     group, or a `Type{...}` literal of a type declared there."""
@@ -362,9 +381,9 @@ def _argument_type(argument: str, declarations: dict[str, list[tuple[int, str, s
     if literal is not None:
         written = literal.group(1).decode("latin-1")
         for entries in declarations.values():
-            for _, cuda, hip in entries:
-                if cuda == written:
-                    return cuda, hip
+            for declared in entries:
+                if declared.written == written and declared.hip is not None:
+                    return declared.written, declared.hip
     return None
 
 

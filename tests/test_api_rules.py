@@ -638,6 +638,7 @@ def test_auto_checks_chosen_arguments_and_members_against_hips_declarations() ->
     assert "reads `input.x`" in auto_fix("half input; } void g(Tensor other) { int n = input.x").message
     assert "reads `input.x`" not in auto_fix("half input; } void g(Tensor input) { int n = input.x").message
     assert "reads `input.x`" not in auto_fix("half const* input = p; int n = input.x").message  # not this `input`
+    assert "reads `input.x`" in auto_fix("half input; if (n) return input; int m = input.x").message
 
 
 def test_auto_takes_versions_from_hip_apis_only() -> None:

@@ -190,7 +190,7 @@ def _decide(file: FileAnalysis, arm: Arm, today: str, groups: list[list[Arm]], w
             feature: list[list[Arm]] | None = None, newer: Release | None = None) -> object:
     """The fix the evidence in `groups` (the code `who` names) decides for `arm` (None when that fix
     cannot be written), or _NO_EVIDENCE. Each group is read on its own for declarations (a name's type is that of its
-    declaration in the same group). `own`: the arm's own group (only it is judged `#error`-only).
+    nearest declaration before the use in the same group). `own`: the arm's own group (only it is judged `#error`-only).
     `feature`: the groups of the other branches under the same condition (`_kin`), for a branch of
     a CUDA release newer than HIP has caught up with (`CAUGHT_UP`);
     when one of them is CUDA's only, so is the feature, and this part of it too.

@@ -56,6 +56,8 @@ _PTX = re.compile(
     rb"\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)"
 )
 _DECLARATION = re.compile(rb"\b([A-Za-z_]\w*)((?:\s*(?:const|volatile|\*|&))*)\s+([A-Za-z_]\w*)\s*(?=[;,=)\[{(])")
+# Words `_DECLARATION` would read as a type before a name that a statement starts with.
+_NOT_TYPES = frozenset(b"return else case goto throw new delete co_return co_yield co_await sizeof".split())
 _OPENING = re.compile(rb"[ \t]*#[ \t]*if")  # a group's opening directive line (`#if`, `#ifdef`, `#ifndef`)
 LOOK_BACK = 8192  # bytes before a group searched for the declarations of the names it uses
 _MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\s*(\.|->)\s*([A-Za-z_]\w*)")
@@ -296,6 +298,8 @@ def _declarations(file: FileAnalysis, ranges: list[tuple[int, int]]) -> dict[str
     data = file.data
     for start, end in [_code_before(data, ranges[0][0]), *ranges] if ranges else ():
         for match in _DECLARATION.finditer(data, start, end):
+            if match.group(1) in _NOT_TYPES:
+                continue  # `return r;`: no declaration
             written, name = match.group(1).decode("latin-1"), match.group(3).decode("latin-1")
             hip = written if written in signatures.types else _hip_name(file, written)
             found.setdefault(name, []).append(_Declared(match.start(), written, hip if hip in signatures.types else None,

@@ -56,6 +56,18 @@ def test_ten_thousand_groups_are_checked_in_seconds(tmp_path: Path, name: str, d
     assert seconds < 30, f"{name}: {seconds:.1f} s"
 
 
+def test_auto_decides_many_parts_of_one_feature_in_seconds(tmp_path: Path) -> None:
+    """Every branch under one condition reads the others (a feature, `--policy auto`): each read
+    the whole file's definitions per sibling, so 300 green-context-like parts took over 5 minutes.
+    Each part is judged once now; 600 parts take about 2 s."""
+    part = "void f{i}() {{\n#if defined(CUDA_VERSION) && CUDA_VERSION >= 12080\n  cuCtxPopCurrent(&c);\n#endif\n}}\n"
+    (tmp_path / "parts.cu").write_text("".join(part.format(i=i) for i in range(600)))
+    seconds, result = _timed("check", "--isolated", "--no-cache", "--policy", "auto", "--unsafe-fixes",
+                             "--output-format", "json", "parts.cu", cwd=tmp_path)
+    assert result.code == 1 and len(result.json()) == 600, result.stderr
+    assert seconds < 30, f"{seconds:.1f} s"
+
+
 @pytest.mark.slow
 def test_ten_thousand_fixes_in_one_file_are_applied_and_verified(tmp_path: Path) -> None:
     """Choosing non-overlapping fixes and finding the directives they touch were quadratic (10,000

@@ -75,17 +75,20 @@ def auto_fix(file: FileAnalysis, arm: Arm, today: str, preserve: Callable[[str],
     `old_cuda`: the old CUDA releases whose outcome ROCm has today (`old CUDA (before 9.2)`),
     when the guard tells old CUDA from new and ROCm is on the old side (step 6)."""
     facts = branch_apis(file)
-    kin = _kin(file, facts, arm) if feature else None
     since = old_cuda.until if old_cuda is not None and today == "false" else None  # the branch is for CUDA `since` on
     newer = since if since is not None and since > CATALOGUED else None
-    recent = kin[0] if kin is not None and since is not None and since > CAUGHT_UP else None
-    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True, feature=recent, newer=newer)
+    recent = feature and since is not None and since > CAUGHT_UP  # (its feature's other parts are read first)
+    kin = _kin(file, facts, arm) if recent else None
+    decided = _decide(file, arm, today, [facts.group_arms(arm)], "the branch", own=True,
+                      feature=kin[0] if kin is not None else None, newer=newer)
     if decided is not _NO_EVIDENCE:
         return decided  # the fix the evidence chose; None where it cannot be written (spec §13.2)
     instead = arm.following_else if today == "false" and feature else None
     if instead is not None and (evidence := cuda_only_evidence(file, instead)):
         return _include(file, arm, today, f"the branch holds no evidence, and the `#else` ROCm takes instead (line "
                                           f"{file.lines.line_of(instead.directive.hash)}) {evidence}")
+    if feature and not recent:
+        kin = _kin(file, facts, arm)
     if kin is not None:
         decided = _decide(file, arm, today, *kin, own=False, newer=newer)
         if decided is not _NO_EVIDENCE:
@@ -397,24 +400,41 @@ def _cuda_only_part(file: FileAnalysis, groups: list[list[Arm]], newer: Release 
     branch ..." goes on: an API some ROCm build lacks, or code only CUDA compiles (an `#error` is no
     code of the feature). A group that HIP could compile with an opt-in macro defined is named only
     when no group is CUDA's only for a harder reason (an API HIP lacks, inline PTX...)."""
-    facts = branch_apis(file)
     opt_in = None
     for group in groups:
-        line = file.lines.line_of(group[0].directive.hash)
-        every_use, uses = _api_uses(facts, group[0])
-        lacking = _lacking(facts, file.rocm_models, uses)
-        if lacking and not lacking[1]:
-            return line, lacking[0]
-        said = _newer_than_tables(facts, [group], newer)
-        if said:
-            return line, said
-        ranges = group_ranges(file, group)
-        found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
-        if found is not None:
-            return line, f"{found.what}: the path CUDA alone compiles"
-        if lacking and opt_in is None:
-            opt_in = line, lacking[0]
+        found = _group_verdict(file, group, newer)
+        if found is not None and not found[2]:
+            return found[0], found[1]
+        if found is not None and opt_in is None:
+            opt_in = found[0], found[1]
     return opt_in
+
+
+def _group_verdict(file: FileAnalysis, group: list[Arm], newer: Release | None) -> tuple[int, str, bool] | None:
+    """(line, what makes the group CUDA's only, whether an opt-in macro is all HIP needs) for
+    `_cuda_only_part`; found once per group (each part of a feature reads all the others)."""
+    verdicts = file.kept(_group_verdict, dict)
+    key = (group[0].directive.hash, newer)
+    if key not in verdicts:
+        verdicts[key] = _verdict_of(file, group, newer)
+    return verdicts[key]
+
+
+def _verdict_of(file: FileAnalysis, group: list[Arm], newer: Release | None) -> tuple[int, str, bool] | None:
+    facts = branch_apis(file)
+    line = file.lines.line_of(group[0].directive.hash)
+    every_use, uses = _api_uses(facts, group[0])
+    lacking = _lacking(facts, file.rocm_models, uses)
+    if lacking and not lacking[1]:
+        return line, lacking[0], False
+    said = _newer_than_tables(facts, [group], newer)
+    if said:
+        return line, said, False
+    ranges = group_ranges(file, group)
+    found = _cuda_only_code(file, group, ranges, [use for use in every_use if not facts.project_defines(use)])
+    if found is not None:
+        return line, f"{found.what}: the path CUDA alone compiles", False
+    return (line, lacking[0], True) if lacking else None
 
 
 def _cuda_only_code(file: FileAnalysis, group: list[Arm], ranges: list[tuple[int, int]],

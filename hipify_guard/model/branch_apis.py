@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import weakref
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..cpp.groups import Arm, group_end
@@ -70,6 +69,7 @@ class BranchApis:
         self._defines: dict[int, bytes] | None = None  # `define_bodies`
         self._expansions: MacroExpansions | None = None
         self._uses: dict[int, tuple[ApiUse, ...]] = {}
+        self._unknown: dict[int, tuple[bytes, ...]] = {}  # arm (hash of its directive) -> `_unknown_in`
         self._guarded: dict[int, bool] = {}  # arm (hash of its directive) -> `is_guarded`
         self._starts: dict[tuple[int, str, Version], Version | None] = {}
         self._groups: dict[int, list[Arm]] = {}  # arm (hash of its directive) -> `group_arms`
@@ -209,15 +209,17 @@ class BranchApis:
         whether they define, before a fix judges a branch by them."""
         return frozenset(name.decode("ascii") for arm in self.guarded() for name in self._unknown_in(arm))
 
-    def _unknown_in(self, arm: Arm) -> Iterator[bytes]:
-        """The names of the arm's own code spelled as CUDA APIs that no source knows; a member
-        (`comm->cudaDev`, `attr.cudaFlags`) is none."""
-        unknown = _Unmapped(knowledge().names, _CUDA_API)
-        data = self.file.data
-        for start, end in self.code(arm):
-            for offset, name in identifiers(data, start, end, unknown):
-                if not is_member(data, offset, start):
-                    yield name
+    def _unknown_in(self, arm: Arm) -> tuple[bytes, ...]:
+        """The names of the arm's own code spelled as CUDA APIs that no source knows, in order; a
+        member (`comm->cudaDev`, `attr.cudaFlags`) is none. Kept per arm."""
+        key = arm.directive.hash
+        if key not in self._unknown:
+            unknown = _Unmapped(knowledge().names, _CUDA_API)
+            data = self.file.data
+            self._unknown[key] = tuple(name for start, end in self.code(arm)
+                                       for offset, name in identifiers(data, start, end, unknown)
+                                       if not is_member(data, offset, start))
+        return self._unknown[key]
 
     def group_arms(self, arm: Arm) -> list[Arm]:
         """The arm, and every nested arm holding code that some ROCm model would compile were the

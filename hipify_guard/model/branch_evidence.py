@@ -41,7 +41,7 @@ from ..cpp.scanner import Directive
 from .analysis import FileAnalysis
 from .api_knowledge import is_api, knowledge, route
 from .code_tokens import define_bodies, define_head, identifiers, segments
-from .definitions import definitions, definitions_of
+from .definitions import definitions_of
 from .hip_headers import load_hip_headers
 from .hip_signatures import SCALARS, load_hip_signatures
 from .local_macros import FREE
@@ -218,8 +218,9 @@ def _group_definitions(file: FileAnalysis, arms: list[Arm],
     """(name, offset, its `#define`, None for a definition in code) of the definitions in the
     group: its `#define`s, and the definitions in its code."""
     group = {arm.directive.hash for arm in arms}
-    defines = {directive.hash: directive for directive in file.scan.directives if directive.kind == "define"}
-    for name, offset in definitions(file, definitions_of(file).code):
+    defines = file.kept(_group_definitions, lambda: {directive.hash: directive for directive in file.scan.directives
+                                                     if directive.kind == "define"})  # (made once per file)
+    for name, offset in definitions_of(file).within(arms[0].directive.hash, group_end(arms[0], len(file.data))):
         define = defines.get(offset)
         if define is not None:
             arm = file.tree.enclosing(offset)

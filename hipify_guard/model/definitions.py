@@ -95,6 +95,8 @@ class Definitions:
         self._code: CodeTokens | None = None
         self._macros: dict[bytes, list[int]] | None = None
         self._defines: dict[bytes, bool] = {}
+        self._every: list[tuple[bytes, int]] | None = None  # `definitions`, in its order
+        self._by_offset: list[tuple[int, int]] = []  # (offset, index in _every), sorted
 
     @property
     def code(self) -> CodeTokens:
@@ -102,6 +104,15 @@ class Definitions:
         if self._code is None:
             self._code = CodeTokens(self.file)
         return self._code
+
+    def within(self, start: int, end: int) -> list[tuple[bytes, int]]:
+        """(name, offset) of the file's definitions (`definitions`, in its order) whose offset is in
+        [start, end); the file's are found once, whatever the number of groups asking."""
+        if self._every is None:
+            self._every = list(definitions(self.file, self.code))
+            self._by_offset = sorted((offset, index) for index, (_, offset) in enumerate(self._every))
+        low, high = bisect_left(self._by_offset, (start, -1)), bisect_left(self._by_offset, (end, -1))
+        return [self._every[index] for index in sorted(index for _, index in self._by_offset[low:high])]
 
     def defines(self, name: bytes) -> bool:
         """Whether a project header the file includes defines `name`, or the file does in code

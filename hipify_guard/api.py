@@ -23,9 +23,9 @@ the rules.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .core.records import record
 from .engine.catalogue import Rule
 from .engine.conditional_outcome import ConditionalOutcome, PlatformOutcome
 from .engine.diagnostics import Diagnostic, DiagnosticEdit, DiagnosticFix, FileReport, Location, ToolMessage
@@ -48,7 +48,7 @@ __all__ = [
 CONFIG_FILES = CONFIG_NAMES  # the names of configuration files, closest first in each folder
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class FixedSource:
     """What `fix_source` made of some bytes: the new bytes (verified, or the original ones when a
     fix could not be proven) and the report (`fixed` findings fixed, `diagnostics` remaining)."""

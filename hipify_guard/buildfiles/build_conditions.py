@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
-from dataclasses import dataclass
 from functools import lru_cache
+
+from ..core.records import record
 
 ROCM, CUDA = "rocm", "cuda"
 
@@ -44,7 +45,7 @@ _NEGATIONS = frozenset({"no", "not", "skip", "disable", "disabled", "without", "
 _WORD = re.compile(r"[A-Z][A-Z0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+")  # amd64 and x86 stay whole
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Holds:
     """Where a condition holds: `platform` ROCM, CUDA or None; `always`: in every build of it."""
 
@@ -89,7 +90,7 @@ def negated(holds: Holds) -> Holds:
     return CUDA_ALL if holds == ROCM_ALL else UNKNOWN
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Context:
     """The conditions around a command: where they hold, and their texts (outermost first) for the reader."""
 

@@ -10,12 +10,12 @@ condition than the platform's selection is around it (see `build_conditions`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..core.records import record
 from .build_conditions import CUDA, ROCM
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Evidence:
     """Where a fact was read. `line` 0: the file's existence is the evidence (a folder layout)."""
 
@@ -27,7 +27,7 @@ class Evidence:
         return f"{self.path}:{self.line}" if self.line else self.path
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Definition:
     """A macro the build defines (`-DNAME`, `add_compile_definitions(NAME=1)`, `define_macros`, `#cmakedefine`).
 
@@ -45,7 +45,7 @@ class Definition:
     header: bool = False  # a `#cmakedefine` of a configured header: only files that include it see it
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SourceFact:
     """Source files that only one platform's build compiles.
 
@@ -67,7 +67,7 @@ class SourceFact:
         return "/" + self.pattern
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Mention:
     """A reader's raw source mention, before it is matched with the tree and the other mentions.
 
@@ -111,7 +111,7 @@ class Flows:
         return list(dict.fromkeys(found + self.other))
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ReaderResult:
     """What one reader found in the files it read."""
 
@@ -128,7 +128,7 @@ class ReaderResult:
     rocm_selections: tuple[Evidence, ...] = ()  # where a build script picks its files for ROCm
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class BuildFileFacts:
     """Everything the build files below a root say about the platforms (see the module docstring)."""
 

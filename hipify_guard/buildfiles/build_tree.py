@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..walk.project_walk import DIR, FILE, LINK, Scan, walk_of
 from .bazel_reader import BAZEL_FILES, BAZELRC, folder_platform
 from .rocm_ci import CI_EXTENSIONS, is_rocm_ci_script
@@ -25,7 +25,7 @@ _BUILD_TREE = re.compile(r"(?:cmake-)?build[-_.].*|.*\.egg-info")
 _HEADER_TEMPLATE = re.compile(r".*\.(?:h|hh|hpp|hxx|H|cuh)(?:\.cmake)?\.in|.*\.(?:h|hh|hpp|hxx|H)\.cmake")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Tree:
     """What the walk found: build files and source files (root-relative, `/`), and each folder's subfolders."""
 

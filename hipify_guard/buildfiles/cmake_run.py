@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..core.records import record
 from .build_conditions import (
     CUDA_ALL,
     ROCM_ALL,
@@ -75,7 +76,7 @@ _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 _HIPIFIED = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp")  # the files hipify_torch converts
 
 
-@dataclass
+@record(frozen=False)
 class _Block:
     """An open `if`, `while` or `foreach`: the context around it, its arms' conditions, the current arm."""
 

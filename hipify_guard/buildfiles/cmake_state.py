@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
+from ..core.records import record
 from .build_conditions import TOP, Context, Holds, both, either
 from .build_facts import Definition, Evidence, Flows, Mention
 from .cmake_syntax import Command, commands
@@ -24,7 +25,7 @@ _TRUE = re.compile(r"(?i)on|yes|y|true|[1-9][0-9]*")
 Reader = Callable[[str], "str | None"]  # root-relative path -> its text (None when it cannot be read)
 
 
-@dataclass
+@record(frozen=False)
 class Function:
     """A user `function()` or `macro()`: its body and, per keyword, where the body uses it."""
 
@@ -42,7 +43,7 @@ class Function:
     home: str = ""  # the folder it is defined from, where the body's relative paths are taken when never called
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PendingMention:
     """A path a function's body names, waiting for the contexts the function is called in."""
 
@@ -66,7 +67,7 @@ class PendingMention:
         return replace(item, text=text, base=base if item.base == CALLER else item.base), folder
 
 
-@dataclass
+@record(frozen=False)
 class Scope:
     """The variables of one directory or function scope, and CMake's own path variables in it."""
 

@@ -9,7 +9,8 @@ is skipped up to the end of its line, so a broken file yields the commands that 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..core.records import record
 
 _TOKEN = re.compile(r"""
     (?P<space>[ \t\r\n]+)
@@ -25,7 +26,7 @@ _TOKEN = re.compile(r"""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Argument:
     """One argument as written: `quoted` for quoted and bracket arguments (never split at `;`)."""
 
@@ -34,7 +35,7 @@ class Argument:
     line: int  # 1-based
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Command:
     """One command invocation; `name` in lower case (CMake's names are case-insensitive)."""
 

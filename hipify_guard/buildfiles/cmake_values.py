@@ -10,8 +10,9 @@ Generator expressions of one language (`$<$<COMPILE_LANGUAGE:HIP>:X>`) hold on t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..core.records import record
 from .build_conditions import CUDA_ALL, EVERYWHERE, ROCM_ALL, UNKNOWN, Context, Holds
 from .build_facts import Evidence
 from .source_paths import GENERATED, UNKNOWN_TEXT
@@ -25,7 +26,7 @@ BINARY_DIRS = frozenset({"CMAKE_CURRENT_BINARY_DIR", "CMAKE_BINARY_DIR", "PROJEC
 
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Item:
     """One list element the reader follows."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..model.compile_flags import Flags, parse_flags
 
 _NEEDS_SHELL_RULES = frozenset("'\"\\")  # quotes and escapes: only shlex splits these right
@@ -22,7 +22,7 @@ class CompileDbError(Exception):
     """A compilation database that cannot be used; the message names the file."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Entry:
     """One compile command: a translation unit and its preprocessor flags."""
 

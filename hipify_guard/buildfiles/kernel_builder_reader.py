@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from ..core.records import record
 from .build_conditions import CUDA, ROCM
 from .build_facts import Evidence, Mention, ReaderResult
 
@@ -27,7 +27,7 @@ Reader = Callable[[str], "str | None"]
 _PLATFORMS = {"cuda": CUDA, "rocm": ROCM}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KernelBuilds:
     """What the build.toml files say: source mentions, and folders no ROCm backend builds."""
 

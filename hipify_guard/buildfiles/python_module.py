@@ -15,8 +15,9 @@ import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
+from ..core.records import record
 from .build_conditions import CUDA, CUDA_SOME, EVERYWHERE, ROCM, UNKNOWN, Condition, Context, Holds, holds_of
 from .build_facts import Definition, Evidence, Flows, Mention
 from .build_flags import flag_definitions, holds_flags, macro
@@ -40,7 +41,7 @@ _OS_CONSTANTS = {"os.curdir": ".", "os.path.curdir": ".", "os.sep": "/", "os.pat
 _MODULES = frozenset({"os", "os.path", "path", "osp", "glob", "pathlib", "shutil", "sys", "torch", "str"})
 
 
-@dataclass
+@record(frozen=False)
 class ModuleFacts:
     """What the modules of one project's setup.py files found (shared by all of them)."""
 
@@ -78,7 +79,7 @@ class ModuleFacts:
                 self.definitions.record((item.evidence, item.text), definition, stored)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Item:
     """A string the reader follows: its text, its literal's evidence, its conditions; `glob` patterns are globs."""
 
@@ -90,7 +91,7 @@ class _Item:
     exclude: tuple[str, ...] = ()  # texts of the items a comprehension's `not in` filter took out of it
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Value:
     """What an expression evaluates to, as far as the reader follows it: string items, or a list of them."""
 
@@ -412,7 +413,7 @@ class Module:
                       owner.is_list)
 
 
-@dataclass
+@record(frozen=False)
 class _Scope:
     values: dict[str, _Value]
     tests: dict[str, Condition]

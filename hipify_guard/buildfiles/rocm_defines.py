@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import LiteralError, integer_value
 from ..model.project_profile import BuildDefine
@@ -31,7 +31,7 @@ from .build_conditions import ROCM
 from .build_facts import BuildFileFacts, Definition
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ScopedDefinition:
     """A definition every ROCm compile of the files in its scope sees (or, `elsewhere`, one a
     build that is not surely ROCm's may make there: then the macro does not say "ROCm" there)."""

@@ -9,9 +9,9 @@ catalogue (the top-level `rules/` folder).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
+from ..core.records import record
 from ..core.findings import Finding
 from ..core.languages import CPP
 
@@ -28,7 +28,7 @@ Triggers = Callable[["Settings"], Iterable[str]]
 Screen = Callable[["Settings"], Callable[[bytes], bool]]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RegisteredCheck:
     """A rule function and the names whose presence in a file's bytes makes it worth running."""
 

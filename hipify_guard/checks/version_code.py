@@ -11,10 +11,10 @@ rules run as usual.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from ..core.records import record
 from ..core.findings import Finding
 from ..cpp.version_getters import VERSION_GETTERS
 from ..model.analysis import FileAnalysis
@@ -41,7 +41,7 @@ HIP_SCALE = "HIP's major*10^7 + minor*10^5 + patch"
 GETTER_TRIGGERS = ("GetVersion", "nvrtcVersion")
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class _Front:
     """One file's libclang parse (or why there is none) and the offset that asked for it."""
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..engine.diagnostics import Diagnostic
 from ..walk.paths import repo_relative
 
 VERSION = "hipify-guard/v1"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Identity:
     """What a fingerprint is made of, and the fingerprint itself."""
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..core.records import record
 from ..engine.diagnostics import FileReport, ToolMessage
 from ..project.cache import Cache
 from ..project.discovery import DEFAULT_EXTENSIONS, Excluder, Exclusion, FolderExcluder, discover
@@ -26,7 +27,7 @@ def split_patterns(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-@dataclass
+@record(frozen=False)
 class Inputs:
     """The command line's paths or standard input, and how to filter them."""
 

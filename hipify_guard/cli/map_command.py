@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import click
 
+from ..core.records import record
 from ..model.api_knowledge import NATIVE, TORCH, ApiView, knowledge
 from ..model.hip_headers import Declaration, load_hip_headers
 from ..model.mapping import VERSION_GETTERS, ApiEntry, load_table
@@ -26,7 +27,7 @@ _VERSIONS = ("added", "deprecated", "changed", "removed", "experimental")
 _MODELS = ((NATIVE, "native HIP"), (TORCH, "PyTorch's hipify"))
 
 
-@dataclass
+@record(frozen=False)
 class Lookup:
     """What the sources say about one queried name."""
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
+from .records import record
 from .distance import edit_distance
 from .languages import CPP, PYTHON
 
@@ -40,7 +41,7 @@ class CodeToken(NamedTuple):
         return self.text == "ALL" or code.startswith(self.text)
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class Suppression:
     """A well-formed suppression comment and the byte ranges it covers (per code token)."""
 

@@ -15,9 +15,10 @@ import atexit
 import ctypes
 import os
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..core.records import record
 from .version_getters import VERSION_GETTERS
 
 _DIRECTORY = "/__hipify_guard__"  # never exists: quoted includes stay unresolved
@@ -61,7 +62,7 @@ class ParseFailure(Unavailable):
     """libclang is loaded but returned no translation unit for one file."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Tokens:
     """The raw tokens of the parsed bytes, in order: kind, start offset, length."""
 
@@ -74,7 +75,7 @@ class Tokens:
         return bisect_left(self.starts, offset)
 
 
-@dataclass(eq=False, slots=True)
+@record(frozen=False, slots=True, eq=False)
 class Node:
     """A cursor of the main file: its kind, byte span, children and the libclang cursor."""
 

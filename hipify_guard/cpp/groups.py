@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
+from ..core.records import record
 from .scanner import Directive
 
 OPENING = frozenset({"if", "ifdef", "ifndef"})
 CONTINUING = frozenset({"elif", "elifdef", "elifndef"})
 
 
-@dataclass(eq=False, slots=True)
+@record(frozen=False, slots=True, eq=False)
 class Arm:
     """One arm of a conditional: the group after an #if, #elif or #else line."""
 
@@ -33,7 +34,7 @@ class Arm:
         return following if following is not None and following.directive.kind == "else" else None
 
 
-@dataclass(eq=False, slots=True)
+@record(frozen=False, slots=True, eq=False)
 class Conditional:
     """An #if ... #endif construct and the arm that encloses it (None at file level)."""
 

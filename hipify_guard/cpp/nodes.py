@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from ..core.records import record
 
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Number:
     """An integer or character literal, already converted to its value."""
 
@@ -17,7 +18,7 @@ class Number:
     unsigned: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Identifier:
     """A name that the preprocessor would replace by its macro value, or 0."""
 
@@ -25,7 +26,7 @@ class Identifier:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Defined:
     """`defined X` or `defined(X)`."""
 
@@ -33,7 +34,7 @@ class Defined:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Call:
     """A function-like macro call such as `__has_include(<x.h>)`, kept as an opaque term."""
 
@@ -42,7 +43,7 @@ class Call:
     key: str  # the call's text without blanks: one opaque term per distinct key
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Paren:
     """A parenthesised expression."""
 
@@ -50,7 +51,7 @@ class Paren:
     inner: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unary:
     """`! ~ - +` applied to an operand."""
 
@@ -59,7 +60,7 @@ class Unary:
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Binary:
     """A binary operator; `op` is the C spelling (alternative tokens are normalised)."""
 
@@ -69,7 +70,7 @@ class Binary:
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Ternary:
     """`cond ? then : otherwise`."""
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..core.records import record
 from ..core.package_data import rules_folder
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
@@ -20,7 +20,7 @@ _FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n", re.S)
 _SECTION = re.compile(r"^## (.+)$", re.M)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Rule:
     """One rule of the catalogue."""
 

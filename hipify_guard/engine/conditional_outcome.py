@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from operator import attrgetter
 
+from ..core.records import record
 from ..cpp.groups import Arm
 from ..model.analysis import FileAnalysis
 from ..model.platforms import Platform
@@ -22,7 +22,7 @@ from .evaluation import OUTCOME_TEXT, platform_label
 _CONTINUATION = re.compile(r"\\(?:\r\n|\n|\r)")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PlatformOutcome:
     """A condition's value over every configuration of one platform (a CUDA set or a ROCm model)."""
 
@@ -34,7 +34,7 @@ class PlatformOutcome:
     reached: bool  # whether the platform evaluates the directive at all (its enclosing groups allow it)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ConditionalOutcome:
     """A conditional directive (`#if`, `#elif`, `#ifdef`, `#ifndef`, ...) and its outcomes."""
 

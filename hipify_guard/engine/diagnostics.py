@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from ..core.records import record
 
 if TYPE_CHECKING:
     from ..core.findings import Finding
@@ -12,7 +14,7 @@ if TYPE_CHECKING:
 MAX_SHOWN_LINES = 12
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Location:
     """A 1-based row and column."""
 
@@ -20,7 +22,7 @@ class Location:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class DiagnosticEdit:
     """One edit of a fix, as text between two locations."""
 
@@ -29,7 +31,7 @@ class DiagnosticEdit:
     end_location: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class DiagnosticFix:
     """A fix as the formatters show it."""
 
@@ -38,7 +40,7 @@ class DiagnosticFix:
     edits: tuple[DiagnosticEdit, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Diagnostic:
     """One finding, ready to print."""
 
@@ -54,7 +56,7 @@ class Diagnostic:
     lines: tuple[str, ...] = ()  # source lines from `location.row` to the last row the finding or its fix touches
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ToolMessage:
     """A problem with a file rather than with its code (unreadable, binary, not verified...)."""
 
@@ -64,7 +66,7 @@ class ToolMessage:
     column: int = 0
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class FileReport:
     """Everything one file contributes to the run's output."""
 

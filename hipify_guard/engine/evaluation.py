@@ -8,8 +8,9 @@ run on `#if EXPR` as a one-line file, so the verdict and its fix are the ones `c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..core.records import record
 from ..core.findings import Finding, apply_edits
 from ..cpp.evaluator import EMPTY, EvalError, evaluate
 from ..cpp.numbers import LiteralError, integer_value
@@ -34,7 +35,7 @@ class EvalUsageError(ValueError):
     """A bad expression or definition; the message says where."""
 
 
-@dataclass(frozen=True)
+@record
 class Evaluation:
     """The answers for one expression."""
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from operator import attrgetter
 
+from ..core.records import record
 from ..checks import MODULES, rules_for
 from ..checks.registry import RegisteredCheck
 from ..core.findings import SAFE, UNSAFE, Edit, Expectation, Finding, apply_edits, original_offset
@@ -27,7 +28,7 @@ MAX_FIX_ROUNDS = 10
 Chosen = Callable[[Analysis, Finding], bool]  # picks one finding of a file (an editor's quick fix)
 
 
-@dataclass
+@record(frozen=False)
 class FixResult:
     """The outcome of fixing one file's bytes."""
 

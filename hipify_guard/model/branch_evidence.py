@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..core.records import record
 from ..cpp.groups import Arm, group_end
 from ..cpp.scanner import Directive
 from .analysis import FileAnalysis
@@ -67,7 +67,7 @@ _PARAMETER_NAME = re.compile(r"\s*[A-Za-z_]\w*\s*(?:\[[^\]]*\])?$")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|__restrict__|__restrict|register)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Evidence:
     """One piece of evidence that a branch is CUDA's only: where, and how a message says it."""
 

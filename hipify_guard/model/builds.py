@@ -12,8 +12,9 @@ leaves NAME free, which is sound (every value stays possible).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..core.records import record
 from ..cpp.evaluator import EMPTY, EvalError, evaluate
 from ..cpp.nodes import Call, Identifier, walk
 from ..cpp.parser import ParseError, parse
@@ -25,7 +26,7 @@ _UNKNOWN = object()
 NO_FACTS = "(no -D/-U of the macros it tests)"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Build:
     """The macro facts of one build: (name, value) pairs sorted by name."""
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from ..core.records import record
 
 MAX_RESPONSE_DEPTH = 8
 Macro = tuple[str, "str | None"]  # (name, replacement text) for -D; (name, None) for -U
@@ -27,7 +28,7 @@ _WITH_VALUE = {
 _JOINED = ("-D", "-U", "-I", "-isystem", "-iquote", "-idirafter")  # also written -DX, -Iinc
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Flags:
     """What one compile command tells the preprocessor."""
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..core.reading import read_file
 from ..core.source import LineIndex
 from .analysis import FileAnalysis, Literal
@@ -20,7 +20,7 @@ INCLUDE_KINDS = frozenset({"include", "include_next", "import"})
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Site:
     """One `#include` of a file."""
 
@@ -31,7 +31,7 @@ class Site:
     text: tuple[tuple[str, bytes, bool], ...] = ()  # the condition as text: equal texts, equal answers
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Source:
     """What the include graph needs of one file."""
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..core.records import record
 from ..cpp.evaluator import EMPTY, Configuration, EvalError, evaluate, truth
 from ..cpp.nodes import Binary, Call, Defined, Identifier, Node, Number, Paren, Ternary, Unary, children, walk
 
@@ -57,7 +58,7 @@ class Outcome(enum.Enum):
     UNKNOWN = "unknown"  # too many configurations to decide
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class Platform:
     """A CUDA configuration set or a ROCm model."""
 
@@ -70,7 +71,7 @@ class Platform:
     build: str = ""  # the facts of a known build on top of the model (`builds.on_build`), as flags
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Term:
     """An expression with the names, opaque calls and constants that its sweep needs."""
 
@@ -198,7 +199,7 @@ def _critical(constants: set[int], arithmetic: bool, additive: bool, related: bo
     return values
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class MacroSet:
     """Which macros are CUDA version macros and which are ROCm macros (spec §4)."""
 
@@ -212,7 +213,7 @@ class MacroSet:
     rocm_version_macro_configured: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class UserModel:
     """A ROCm model from the configuration: macro definitions on top of what every ROCm model has.
 

@@ -28,10 +28,11 @@ import bisect
 import dataclasses
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from ..core.records import record
 from ..cpp.nodes import Binary, Defined, Identifier, Node, Number, Paren, Unary, children
 from .platform_names import CUDA, ROCM, build_macro, is_nvidia_compiler_macro
 from .platforms import UNDEFINED, Platform
@@ -80,7 +81,7 @@ class Judgement(NamedTuple):
     switch: bool = False  # a ROCm build's switch: a test of it says explicitly what ROCm gets
 
 
-@dataclass(frozen=True)
+@record
 class FilePlatforms:
     """The CUDA platform and the ROCm models of one file, with the judgements that refined them."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+
+@record(slots=True)
 class BuildDefine:
     """A macro every ROCm compile of a file defines, by the build files: its value (an integer,
     EMPTY, or None when the build computes it: `-DROCM_VERSION=${ROCM_VERSION_DEV_INT}`) and where
@@ -16,7 +17,7 @@ class BuildDefine:
     evidence: str  # "src/ggml-hip/CMakeLists.txt:95: add_compile_definitions(GGML_USE_HIP)"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ProjectProfile:
     """What the configuration and the project's build files say about its platforms."""
 

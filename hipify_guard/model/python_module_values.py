@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+
+from ..core.records import record
 
 Constants = frozenset  # of str, bytes, int, float, bool, None
 Truth = Callable[[ast.expr], "bool | None"]
@@ -42,7 +43,7 @@ class Bindings:
         return known
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Platform:
     """How one platform sees the module's statements."""
 

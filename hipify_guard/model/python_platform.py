@@ -10,8 +10,9 @@ CUDA build on an NVIDIA GPU: the reverse.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from ..core.records import record
 
 # Names and no-argument calls that say "this is ROCm" (true there) or "this is CUDA" (false on
 # ROCm), matched against the end of the dotted name an expression spells or imports
@@ -46,7 +47,7 @@ def _compiled(specs: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple((*name.split("."), *call) for name, call in split)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PythonPlatforms:
     """The project's platform flags (configuration keys `python-rocm-flags`, `python-cuda-flags`)
     its CUDA-only modules (`python-cuda-modules`) and the PyTorch operators only its CUDA build

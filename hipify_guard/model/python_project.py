@@ -13,14 +13,15 @@ from the other modules (`project.python_facts`), one level deep, and the file is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..core.records import record
+
 
 # the kinds of request: "value:..pkg.mod:NAME", "callers:FUNCTION", "imports:..pkg.mod" (PACKAGE: its own)
 VALUE, CALLERS, IMPORTS = "value:", "callers:", "imports:"
 PACKAGE = "."  # the module an `imports:` request names for the file's own package
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PythonProjectFacts:
     """The answers: imported variables' constants on each platform, and the file's functions that
     no code of the other modules calls where ROCm goes."""

@@ -10,8 +10,8 @@ is opaque: nothing is assumed about it.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..python.names import last_name, string_value
 from ..python.source import PythonSource
 from .python_platform import CALL, CALL_WITH_ARGUMENTS
@@ -25,7 +25,7 @@ _BINDERS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, a
             ast.withitem, ast.AugAssign, ast.Delete, ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Binding:
     """What one name is bound to in one scope."""
 

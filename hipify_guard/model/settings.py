@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 
+from ..core.records import record
 from .builds import Build, on_builds
 from .platforms import MacroSet, Platform, UserModel, builtin_models, cuda_platform
 from .project_profile import BuildDefine, ProjectProfile
@@ -16,7 +17,7 @@ POLICY_KINDS = ("preserve", "exclude", "include", "rocm-min", "auto")
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Policy:
     """How HG101-HG103 fixes decide ROCm's branch (spec §5 "Policies")."""
 
@@ -52,7 +53,7 @@ def parse_version(text: str) -> tuple[int, int, int]:
     return major, minor, patch
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """The effective configuration for checking one file."""
 

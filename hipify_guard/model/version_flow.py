@@ -11,8 +11,8 @@ A getter call that libclang's error recovery dropped is read from the tokens ins
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..cpp.clang_front import COMMENT, IDENTIFIER, STUB_NAME, VERSION_GETTERS, Node, Parsed
 
 # CXCursorKind values (stable in libclang's C API).
@@ -34,7 +34,7 @@ RUNTIME_GETTERS = frozenset({
 })
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class VersionUse:
     """A marked value compared with a constant, or split with CUDA-scale arithmetic."""
 
@@ -45,7 +45,7 @@ class VersionUse:
     constant: int
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class _Facts:
     """What one walk of the tree collects."""
 

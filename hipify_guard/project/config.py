@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
+from ..core.records import record
 from ..model.profile import BUILTIN_MODELS
 from ..model.platforms import CUDA_ARCH_MACROS, CUDA_VERSION_MACROS, EMPTY, ROCM_MACROS, UNDEFINED, UserModel
 from ..model.python_platform import DEFAULT_CUDA_FLAGS, DEFAULT_CUDA_MODULES, DEFAULT_ROCM_FLAGS, flag_problem
@@ -32,7 +33,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be used; the message names the file and the key."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Patterns:
     """Glob patterns (.gitignore syntax) and the folder they are relative to."""
 
@@ -40,7 +41,7 @@ class Patterns:
     base: str
 
 
-@dataclass(frozen=True)
+@record
 class Options:
     """Every configurable value, after merging the files and the command line."""
 

@@ -5,8 +5,8 @@ ROCm rules run on it at all."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
+from ..core.records import record
 from ..core.languages import CPP, language_of
 from ..cpp.evaluator import EMPTY
 from ..model.analysis import FileAnalysis
@@ -18,7 +18,7 @@ from .runner import read
 from .workspace import cuda_only_by_includes, with_header_facts
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Judged:
     """One file's platforms, as data for the `files` command."""
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..core.records import record
 from ..core.reading import read_file
 from .header_includes import HEADER_SUFFIXES, file_bytes, included_names, includes
 from .header_memo import Reads
@@ -29,7 +29,7 @@ _SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".hip", *HEADER_SUFFIXES
 _CAT = re.compile(r"^[ \t]*cat\b([^\n|;&<>]*)(>>?)[ \t]*(\S+)", re.M)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Includer:
     """A file that pulls the header in, and the project headers it puts in front of it."""
 

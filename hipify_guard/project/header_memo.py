@@ -19,9 +19,10 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple, Protocol
 
+from ..core.records import record
 from ..model.settings import Settings
 from .cache import configuration_key
 from ..walk import run_reads
@@ -48,7 +49,7 @@ class Included(NamedTuple):
     indexed: bool
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class Reads:
     """What one file's facts were found from."""
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..core.records import record
 from ..model.builds import Build, build_of
 from ..model.include_sites import Site, Source, read_source
 from ..model.platforms import Platform, satisfiable
@@ -28,7 +29,7 @@ Chain = tuple[tuple[str, int], ...]  # (including file, line of its #include), f
 ModelsOf = Callable[[Build], Sequence[Platform]]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SearchPaths:
     """Where one configuration looks for headers."""
 
@@ -38,7 +39,7 @@ class SearchPaths:
     forced: tuple[str, ...]  # -include FILE
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class Member:
     """A file the build compiles, and why."""
 
@@ -49,7 +50,7 @@ class Member:
     names: frozenset[str] = frozenset()  # the identifiers of its conditional directives
 
 
-@dataclass
+@record(frozen=False)
 class Graph:
     """The result of a walk."""
 

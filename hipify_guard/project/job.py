@@ -6,15 +6,15 @@ A module of its own so that a run whose files the cache answers never imports th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
+from ..core.records import record
 from ..model.settings import Settings
 
 CHECK, FIX, DIFF = "check", "fix", "diff"
 
 
-@dataclass(frozen=True, slots=True)  # slots: a 180,000-file tree makes as many jobs
+@record(slots=True)  # slots: a 180,000-file tree makes as many jobs
 class Job:
     """One file to process, with everything that decides how."""
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
+
+from ..core.records import record
 
 _UNSUPPORTED = (errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS)
 
 
-@dataclass(frozen=True)
+@record
 class Metadata:
     """The owner, group, permission bits and extended attributes of a file."""
 

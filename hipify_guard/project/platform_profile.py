@@ -17,10 +17,11 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..core.records import record
 from ..cpp.evaluator import EMPTY
 from ..cpp.numbers import integer_value
 from ..model.platform_names import CUDA, ROCM, build_macro
@@ -45,7 +46,7 @@ class Entry(NamedTuple):
     evidence: str  # "CMakeLists.txt:12: add_compile_definitions(GGML_USE_HIP)"
 
 
-@dataclass(frozen=True)
+@record
 class Inference:
     """What the build files below one root say, as a profile and as entries with evidence."""
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..core.records import record
 from ..core.languages import CPP, language_of
 from ..core.reading import read_file
 from ..model.platform_names import ROCM, build_macro
@@ -33,7 +33,7 @@ _PLATFORM_WORDS = (b"hip", b"rocm", b"amd", b"hcc", b"cuda", b"nvcc", b"nvidia",
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Tested:
     """A switch the sources test: the first directive that does (`path:line: text`) and how many do."""
 

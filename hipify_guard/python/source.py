@@ -15,9 +15,9 @@ import tokenize
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cached_property
 
+from ..core.records import record
 from ..core.source import BOM
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
@@ -42,7 +42,7 @@ def _no_collector() -> Iterator[None]:
             gc.enable()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SyntaxProblem:
     """Why the bytes are no Python the `ast` module reads, and where (byte offsets)."""
 

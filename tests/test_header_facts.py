@@ -106,3 +106,26 @@ def test_a_piece_a_script_concatenates_after_its_shim(tmp_path: Path) -> None:
         "src/loose/device_utils.h": shim, "src/loose/device_reducer.h": reducer,
     })
     assert _found(root, "--select", "HG204") == [("src/loose/device_reducer.h", 3, "HG204")]
+
+
+def test_a_file_checked_again_with_its_headers_facts_is_not_scanned_again(tmp_path: Path, monkeypatch) -> None:
+    """A check run checks a file again once the project headers it includes are read (its guard's
+    threshold is a header's macro); the second check takes the first one's directives, groups and
+    parsed conditions (`analysis.keep_source`): the file is scanned once."""
+    from click.testing import CliRunner
+
+    from hipify_guard.cli.main import cli
+    from hipify_guard.model import analysis
+
+    root = git_project(tmp_path, {
+        "include/lib/version.h": "#pragma once\n#define LIB_MIN_CUDA 11000\n",
+        "src/kernel.cu": '#include "lib/version.h"\n#if CUDA_VERSION >= LIB_MIN_CUDA\nint f();\n#endif\n',
+    })
+    scanned: list[bytes] = []
+    real_scan = analysis.scan
+    monkeypatch.setattr(analysis, "scan", lambda data: scanned.append(data) or real_scan(data))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "src/kernel.cu"])
+    assert "src/kernel.cu:2:" in result.output and "HG101" in result.output, result.output
+    assert [data for data in scanned if data.startswith(b'#include "lib/version.h"')] == [
+        (root / "src/kernel.cu").read_bytes()]

@@ -40,6 +40,11 @@ class Condition(NamedTuple):
     error: ParseError | None
 
 
+# What the bytes of files analysed again in this run alone decide (`keep_source`).
+_kept_sources: dict[bytes, tuple[Scan, GroupTree, dict[int, Condition]]] = {}
+KEPT_SOURCES = 256  # files; the oldest is dropped first
+
+
 class FileAnalysis:
     """The facts the rules read about one C/C++/CUDA/HIP file."""
 
@@ -50,6 +55,9 @@ class FileAnalysis:
         self.data = data
         self.settings = settings
         self._conditions: dict[int, Condition] = {}
+        kept = _kept_sources.get(data)
+        if kept is not None:  # the same bytes analysed before in this run (`keep_source`)
+            self.__dict__["scan"], self.__dict__["tree"], self._conditions = kept
         self._reachable: dict[str, dict[int, bool]] = {}  # platform name -> `reachable_arms`
         self._outcomes: dict[tuple[int, str], Outcome] = {}
         self._relevant: dict[frozenset[str], list[str]] = {}  # platform's fixed names -> local names that matter
@@ -307,3 +315,13 @@ def _defined_test(data: bytes, directive: Directive, negate: bool) -> Condition:
     span = name.span()
     test: Node = Defined(span, name.group().decode("ascii"))
     return Condition(term(Unary(span, "!", test) if negate else test), None)
+
+
+def keep_source(file: FileAnalysis) -> None:
+    """Keep what `file`'s bytes alone decide (its directives, group tree and parsed conditions)
+    for the next analysis of the same bytes in this process: a check run checks a file again
+    once its project headers are read (`workspace.settle_header_facts`), and scans and parses
+    nothing twice. At most `KEPT_SOURCES` files are kept."""
+    if len(_kept_sources) >= KEPT_SOURCES:
+        del _kept_sources[next(iter(_kept_sources))]
+    _kept_sources[file.data] = (file.scan, file.tree, file._conditions)

@@ -53,3 +53,23 @@ def test_an_ignore_file_of_comments_only_imports_no_pattern_library(tmp_path: Pa
     assert "pathspec" not in imported(root, "--no-cache", "k.cu")
     (root / ".gitignore").write_text("build/\n")
     assert "pathspec" in imported(root, "--no-cache", "k.cu")
+
+
+def test_a_small_check_pays_for_no_garbage_collection(tmp_path: Path) -> None:
+    """The command line's process keeps what it loads to its end: a check of a few files runs no
+    collection of the older generations, and few young ones (over 20 at Python's default threshold)."""
+    root = tmp_path / "p"
+    root.mkdir()
+    for number in range(10):
+        (root / f"k{number}.cu").write_text(f"#if CUDA_VERSION >= 1{number}000\nint f{number}();\n#endif\n")
+    counting = ("import gc, json, sys\nfrom hipify_guard.cli.main import main\n"
+                "before = [stats['collections'] for stats in gc.get_stats()]\n"
+                "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                "print(json.dumps([stats['collections'] - old for stats, old in zip(gc.get_stats(), before)]), "
+                "file=sys.stderr)")
+    for _ in range(2):  # (the first run makes the API tables' stored form: a pre-commit hook's runs find it)
+        completed = subprocess.run([sys.executable, "-c", counting, "check", "--exit-zero", "--no-cache", "."],
+                                   cwd=root, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)}, capture_output=True,
+                                   text=True, timeout=120, check=True)
+    young, middle, old = json.loads(completed.stderr.strip().splitlines()[-1])
+    assert young <= 3 and middle == old == 0

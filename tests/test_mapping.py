@@ -218,3 +218,16 @@ def test_escaped_characters_outside_code_spans_are_unescaped(tmp_path):
     assert run_generator("--source", str(source), "--output", str(output)).returncode == 0
     table = MappingTable(output.read_text())
     assert [(e.cuda, e.section, e.hip) for e in table.rows] == [("void*", "1. Odd *names*", "cu_x*")]
+
+
+def test_the_tables_stored_form_gives_the_same_facts() -> None:
+    """A table store keeps each HIPIFY fact as one text (`Facts.packed`); the tables made from it
+    answer every name as those made from the TSVs."""
+    from hipify_guard.model.api_tables import ApiTables
+
+    made = ApiTables.from_tsv()
+    kept = ApiTables.from_plain(made.plain())
+    assert kept is not None and len(kept.facts) == len(made.facts) > 10_000
+    assert all(kept.facts[name] == made.facts[name] for name in made.facts)
+    assert kept.facts.get(b"cudaMalloc") == ("cudaMalloc", "hipMalloc", made.facts[b"cudaMalloc"].added)
+    assert kept.facts.get(b"notAnApi") is None and kept.names == made.names

@@ -15,7 +15,7 @@ import re
 from typing import Protocol
 
 from .hip_headers import HipHeaders, load_hip_headers
-from .mapping import ApiFact, Facts, load_table
+from .mapping import Facts, load_table
 from .torch_mapping import TorchTable, load_torch_table
 
 # C and C++ keywords: never an API use, whatever a table maps to them (`cusolver_int_t` -> `int`).
@@ -27,7 +27,7 @@ _KEYWORDS = frozenset(
     b"signed sizeof static static_assert static_cast struct switch template this thread_local throw "
     b"true try typedef typeid typename union unsigned using virtual void volatile wchar_t while".split()
 )
-_FORM = 3  # the layout of `plain()`: a store keyed by the tool build never mixes two
+_FORM = 4  # the layout of `plain()`: a store keyed by the tool build never mixes two
 # The names of an API (spec §14.6): CUDA's and HIP's runtime, driver and library names, their
 # device intrinsics and types (`__shfl_down`, `__half2float`, `half`); not C/C++ library names
 # (`exp`, `max`, `uint32_t`), which HIPIFY's device-functions table and HIP's headers list too but
@@ -75,9 +75,7 @@ class ApiTables:
 
     def plain(self) -> tuple:
         """The tables as plain values (for a store; `from_plain` makes them again)."""
-        facts = {name: (fact.name, fact.hip, fact.added) if isinstance(fact, ApiFact) else fact
-                 for name, fact in dict.items(self.facts)}
-        return (_FORM, facts, self.names, self.torch.rows, self.torch.hip_names, self.hip.rows, self.newest_hip,
+        return (_FORM, self.facts.packed(), self.names, self.torch.rows, self.torch.hip_names, self.hip.rows, self.newest_hip,
                 self.library_apis)
 
     @classmethod

@@ -42,7 +42,7 @@ class Condition(NamedTuple):
 
 # What the bytes of files analysed again in this run alone decide (`keep_source`).
 _kept_sources: dict[bytes, tuple[Scan, GroupTree, dict[int, Condition]]] = {}
-KEPT_SOURCES = 256  # files; the oldest is dropped first
+KEPT_SOURCES = 64  # files (a 10-file hook keeps all; 256 held 20 MB in a cold check of the real trees); the oldest goes first
 
 
 class FileAnalysis:

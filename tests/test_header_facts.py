@@ -111,7 +111,7 @@ def test_a_piece_a_script_concatenates_after_its_shim(tmp_path: Path) -> None:
 def test_a_file_checked_again_with_its_headers_facts_is_not_scanned_again(tmp_path: Path, monkeypatch) -> None:
     """A check run checks a file again once the project headers it includes are read (its guard's
     threshold is a header's macro); the second check takes the first one's directives, groups and
-    parsed conditions (`analysis.keep_source`): the file is scanned once."""
+    parsed conditions (`FileAnalysis.keep_source`): the file is scanned once."""
     from click.testing import CliRunner
 
     from hipify_guard.cli.main import cli

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import NamedTuple, TypeVar
 
 from ..core.languages import CPP
+from ..core.recent import Recent
 from ..core.source import LineIndex
 from ..cpp.groups import Arm, GroupTree
 from ..cpp.nodes import Defined, Node, Unary
@@ -40,9 +41,7 @@ class Condition(NamedTuple):
     error: ParseError | None
 
 
-# What the bytes of files analysed again in this run alone decide (`keep_source`).
-_kept_sources: dict[bytes, tuple[Scan, GroupTree, dict[int, Condition]]] = {}
-KEPT_SOURCES = 64  # files (a 10-file hook keeps all; 256 held 20 MB in a cold check of the real trees); the oldest goes first
+_kept_sources: Recent[tuple[Scan, GroupTree, dict[int, Condition]]] = Recent(64)  # (`keep_source`)
 
 
 class FileAnalysis:
@@ -70,6 +69,11 @@ class FileAnalysis:
         if key not in self.derived:
             self.derived[key] = make()
         return self.derived[key]  # type: ignore[return-value]
+
+    def keep_source(self) -> None:
+        """Keep what the bytes alone decide (directives, groups, parsed conditions) for the next
+        analysis of the same bytes in this process (`core.recent`)."""
+        _kept_sources.keep(self.data, (self.scan, self.tree, self._conditions))
 
     @cached_property
     def scan(self) -> Scan:
@@ -315,13 +319,3 @@ def _defined_test(data: bytes, directive: Directive, negate: bool) -> Condition:
     span = name.span()
     test: Node = Defined(span, name.group().decode("ascii"))
     return Condition(term(Unary(span, "!", test) if negate else test), None)
-
-
-def keep_source(file: FileAnalysis) -> None:
-    """Keep what `file`'s bytes alone decide (its directives, group tree and parsed conditions)
-    for the next analysis of the same bytes in this process: a check run checks a file again
-    once its project headers are read (`workspace.settle_header_facts`), and scans and parses
-    nothing twice. At most `KEPT_SOURCES` files are kept."""
-    if len(_kept_sources) >= KEPT_SOURCES:
-        del _kept_sources[next(iter(_kept_sources))]
-    _kept_sources[file.data] = (file.scan, file.tree, file._conditions)

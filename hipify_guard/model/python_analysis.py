@@ -11,12 +11,16 @@ import ast
 from functools import cached_property
 
 from ..core.languages import PYTHON
+from ..core.recent import Recent
 from ..core.source import LineIndex
 from ..python.comments import comments
 from ..python.source import PythonSource
 from .python_flow import PlatformFlow
 from .python_symbols import Symbols
 from .settings import Settings
+
+
+_kept_sources: Recent[tuple[PythonSource, Symbols]] = Recent(64)  # (`keep_source`)
 
 
 class PythonFile:
@@ -28,6 +32,14 @@ class PythonFile:
         self.filename = filename
         self.data = data
         self.settings = settings
+        kept = _kept_sources.get(data)
+        if kept is not None:  # the same bytes analysed before in this run (`keep_source`)
+            self.__dict__["source"], self.__dict__["symbols"] = kept
+
+    def keep_source(self) -> None:
+        """Keep what the bytes alone decide (the syntax tree and what its names denote) for the
+        next analysis of the same bytes in this process (`core.recent`)."""
+        _kept_sources.keep(self.data, (self.source, self.symbols))
 
     @cached_property
     def source(self) -> PythonSource:

@@ -120,10 +120,8 @@ def process(job: Job, data: bytes, report: FileReport) -> bytes:
                 report.outside_names = requests(file, found)
         elif not _knows_headers(job.settings) and not _HEADER_RULES.isdisjoint(worth):
             report.outside_names = _names_asked(file, found, job.settings)
-            if report.outside_names:  # (checked again once the headers are read: nothing parsed twice)
-                from ..model.analysis import keep_source
-
-                keep_source(file)
+        if report.outside_names:  # (checked again once the project is asked: nothing parsed twice)
+            file.keep_source()
         findings = settle(file, found, codes)
         if findings:  # (most files that pass the prefilter find nothing: no line index for them)
             report.diagnostics = resolve(job.filename, findings, file.lines)

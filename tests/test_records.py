@@ -122,3 +122,4 @@ def test_pickling_round_trips(made: object) -> None:
     back = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
     assert type(back) is type(made)
     assert all(getattr(back, item.name) == getattr(made, item.name) for item in dataclasses.fields(made))
+

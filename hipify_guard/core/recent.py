@@ -15,20 +15,27 @@ T = TypeVar("T")
 
 
 class Recent(Generic[T]):
-    """Values kept by file bytes in this process, at most `size` of them, the oldest dropped first
-    (a 10-file pre-commit run keeps them all; in a cold check of the real trees, whose second
-    checks come after thousands of first ones, 256 held 20 MB at the peak)."""
+    """Values kept by file bytes in this process while the files kept total at most `budget`
+    bytes, the oldest dropped first (what is kept is a multiple of the bytes: a Python syntax tree
+    takes some 50 times its file's size; a pre-commit run's files fit, while a cold check of a
+    tree, whose second checks come after thousands of first ones, holds little for long)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
         self._kept: dict[bytes, T] = {}
+        self._size = 0
 
     def get(self, data: bytes) -> T | None:
         """What was kept for these bytes, if anything."""
         return self._kept.get(data)
 
     def keep(self, data: bytes, value: T) -> None:
-        """Keep `value` for these bytes."""
-        if data not in self._kept and len(self._kept) >= self.size:
-            del self._kept[next(iter(self._kept))]
+        """Keep `value` for these bytes (nothing for a file larger than the budget)."""
+        if data in self._kept or len(data) > self.budget:
+            return
+        while self._size + len(data) > self.budget:
+            oldest = next(iter(self._kept))
+            del self._kept[oldest]
+            self._size -= len(oldest)
         self._kept[data] = value
+        self._size += len(data)

@@ -41,7 +41,7 @@ class Condition(NamedTuple):
     error: ParseError | None
 
 
-_kept_sources: Recent[tuple[Scan, GroupTree, dict[int, Condition]]] = Recent(64)  # (`keep_source`)
+_kept_sources: Recent[tuple[Scan, GroupTree, dict[int, Condition]]] = Recent(4 << 20)  # (`keep_source`)
 
 
 class FileAnalysis:

@@ -20,7 +20,7 @@ from .python_symbols import Symbols
 from .settings import Settings
 
 
-_kept_sources: Recent[tuple[PythonSource, Symbols]] = Recent(64)  # (`keep_source`)
+_kept_sources: Recent[tuple[PythonSource, Symbols]] = Recent(256 << 10)  # (`keep_source`)
 
 
 class PythonFile:

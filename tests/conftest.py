@@ -107,6 +107,22 @@ def git_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def check_counting(monkeypatch: pytest.MonkeyPatch, root: Path, module: object, name: str,
+                   *paths: str) -> tuple[str, list[bytes]]:
+    """`hipify-guard check --no-cache PATHS` run in this process from `root` (the concise
+    output), with the bytes given to each call of `module.name` (the real function still runs)."""
+    from click.testing import CliRunner
+
+    from hipify_guard.cli.main import cli as command
+
+    given: list[bytes] = []
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, lambda data: given.append(data) or real(data))
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(command, ["check", "--no-cache", "--output-format", "concise", *paths])
+    return result.output, given
+
+
 @pytest.fixture
 def examples_repo(tmp_path: Path) -> Path:
     """A git work tree holding a copy of examples/ (so the root of repo-relative paths is known)."""

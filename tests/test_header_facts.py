@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git_project, run_cli
+from conftest import check_counting, git_project, run_cli
 
 
 def _found(root: Path, *args: str) -> list[tuple[str, int, str]]:
@@ -112,20 +112,12 @@ def test_a_file_checked_again_with_its_headers_facts_is_not_scanned_again(tmp_pa
     """A check run checks a file again once the project headers it includes are read (its guard's
     threshold is a header's macro); the second check takes the first one's directives, groups and
     parsed conditions (`FileAnalysis.keep_source`): the file is scanned once."""
-    from click.testing import CliRunner
-
-    from hipify_guard.cli.main import cli
     from hipify_guard.model import analysis
 
     root = git_project(tmp_path, {
         "include/lib/version.h": "#pragma once\n#define LIB_MIN_CUDA 11000\n",
         "src/kernel.cu": '#include "lib/version.h"\n#if CUDA_VERSION >= LIB_MIN_CUDA\nint f();\n#endif\n',
     })
-    scanned: list[bytes] = []
-    real_scan = analysis.scan
-    monkeypatch.setattr(analysis, "scan", lambda data: scanned.append(data) or real_scan(data))
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "src/kernel.cu"])
-    assert "src/kernel.cu:2:" in result.output and "HG101" in result.output, result.output
-    assert [data for data in scanned if data.startswith(b'#include "lib/version.h"')] == [
-        (root / "src/kernel.cu").read_bytes()]
+    output, scanned = check_counting(monkeypatch, root, analysis, "scan", "src/kernel.cu")
+    assert "src/kernel.cu:2:" in output and "HG101" in output, output
+    assert scanned.count((root / "src/kernel.cu").read_bytes()) == 1

@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from conftest import git_project, run_cli
+from conftest import check_counting, git_project, run_cli
 
 PLATFORM = '''import torch
 
@@ -313,19 +313,12 @@ def test_a_file_checked_again_with_its_modules_answers_is_not_parsed_again(tmp_p
     """A check run checks a Python file again once its project's other modules are asked; the
     second check takes the first one's syntax tree and names (`PythonFile.keep_source`): the file
     is parsed once, and its findings are those of a run that parses it twice."""
-    from click.testing import CliRunner
-
-    from hipify_guard.cli.main import cli
     from hipify_guard.model import python_analysis
 
     root = git_project(tmp_path / "tgi", {
         "server/__init__.py": "", "server/utils/__init__.py": "", "server/layers/__init__.py": "",
         "server/utils/platform.py": PLATFORM, "server/layers/fp8.py": LAYERS,
     })
-    parsed: list[bytes] = []
-    real_source = python_analysis.PythonSource
-    monkeypatch.setattr(python_analysis, "PythonSource", lambda data: parsed.append(data) or real_source(data))
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "server/layers/fp8.py"])
-    assert "server/layers/fp8.py:20:" in result.output and "HG303" in result.output, result.output
+    output, parsed = check_counting(monkeypatch, root, python_analysis, "PythonSource", "server/layers/fp8.py")
+    assert "server/layers/fp8.py:20:" in output and "HG303" in output, output
     assert parsed.count(LAYERS.encode()) == 1

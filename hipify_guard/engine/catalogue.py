@@ -18,9 +18,6 @@ from ..core.package_data import rules_folder
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 _FRONT_MATTER = re.compile(r"\A\+\+\+\n(.*?)\n\+\+\+\n", re.S)
 _SECTION = re.compile(r"^## (.+)$", re.M)
-_KEYS = frozenset({"code", "name", "summary", "severity", "fix", "scope", "off-by-default"})
-_SIMPLE_LINE = re.compile(r'([A-Za-z-]+) = (?:"((?:[^"\\\n]|\\["\\])*)"|(true|false))[ \t]*(?:#.*)?')
-_ESCAPE = re.compile(r'\\(["\\])')
 
 
 @record(slots=True)
@@ -53,39 +50,17 @@ def load_catalogue() -> dict[str, Rule]:
 
 
 def _load_rule(page: Path) -> Rule:
-    text = page.read_text(encoding="utf-8")
-    match = _FRONT_MATTER.match(text)
-    if match is None:
-        raise ValueError(f"{page}: missing +++ front matter")
-    meta = front_matter(match.group(1))
-    return Rule(meta["code"], meta["name"], meta["summary"], meta["severity"], meta["fix"], text[match.end():],
-                meta.get("scope", "any"), meta.get("off-by-default", False))
-
-
-def front_matter(text: str) -> dict[str, object]:
-    """The keys a rule page's TOML front matter gives the catalogue (`_KEYS`). Each is one line
-    `key = "text"` or `key = true|false` (a comment may follow), read with one regex: tomllib
-    (3 ms to import, 3 more to parse the pages; a pre-commit run's only use of it) reads a page
-    whose lines of these keys take another form. The catalogue test holds both to the same values."""
-    found: dict[str, object] = {}
-    for line in text.splitlines():
-        key = line.partition("=")[0].strip()
-        if key not in _KEYS:
-            continue
-        simple = _SIMPLE_LINE.fullmatch(line)
-        if simple is None:
-            return _toml(text)
-        quoted, boolean = simple.group(2), simple.group(3)
-        found[key] = _ESCAPE.sub(r"\1", quoted) if quoted is not None else boolean == "true"
-    return found
-
-
-def _toml(text: str) -> dict[str, object]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
-    return tomllib.loads(text)
+    text = page.read_text(encoding="utf-8")
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        raise ValueError(f"{page}: missing +++ front matter")
+    meta = tomllib.loads(match.group(1))
+    return Rule(meta["code"], meta["name"], meta["summary"], meta["severity"], meta["fix"], text[match.end():],
+                meta.get("scope", "any"), meta.get("off-by-default", False))
 
 
 def off_by_default() -> frozenset[str]:

@@ -322,3 +322,39 @@ def test_a_file_checked_again_with_its_modules_answers_is_not_parsed_again(tmp_p
     output, parsed = check_counting(monkeypatch, root, python_analysis, "PythonSource", "server/layers/fp8.py")
     assert "server/layers/fp8.py:20:" in output and "HG303" in output, output
     assert parsed.count(LAYERS.encode()) == 1
+
+
+def test_a_run_after_an_edit_reads_only_the_changed_modules_imports(tmp_path: Path) -> None:
+    """The module-level imports of the project's modules are kept in the cache with each file's
+    status: after the test file is edited, its project's answers are found again, from the kept
+    imports of the modules it did not change (none is read again), and they are the same."""
+    import json
+    import subprocess
+    import sys
+
+    interface = "import cutlass\nimport cutlass.cute as cute\n\n\ndef attention():\n    return cute\n"
+    root = git_project(tmp_path / "fa", {
+        "attn/__init__.py": "", "attn/cute/__init__.py": "from .interface import attention\n",
+        "attn/cute/interface.py": interface, "attn/cute/testing.py": "def reference():\n    return 0\n",
+        "tests/cute/test_attn.py": CUTE_TEST,
+    })
+    counting = ("import json, sys\nfrom hipify_guard.project import cuda_only_modules as modules\n"
+                "read, real = [], modules.read_file\n"
+                "modules.read_file = lambda path: read.append(path) or real(path)\n"
+                "from hipify_guard.cli.main import main\n"
+                "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                "print(json.dumps(read), file=sys.stderr)")
+
+    def run(*changed: Path) -> tuple[list[str], list[str]]:
+        for path in changed:  # (older than the cache's racy window: what is read is kept)
+            os.utime(path, (time.time() - 10, time.time() - 10))
+        completed = subprocess.run([sys.executable, "-c", counting, "check", "--exit-zero", "--output-format", "json",
+                                    "."], cwd=root, env={**os.environ, "HIPIFY_GUARD_CACHE_DIR": str(tmp_path / "c")},
+                                   capture_output=True, text=True, timeout=120, check=True)
+        return json.loads(completed.stdout), json.loads(completed.stderr.strip().splitlines()[-1])
+
+    first, read = run(*root.rglob("*.py"))
+    assert first == [] and any(path.endswith("interface.py") for path in read)
+    (root / "tests/cute/test_attn.py").write_text(CUTE_TEST + "# edited\n")
+    again, read = run(root / "tests/cute/test_attn.py", root / "tests/cute")
+    assert again == [] and read == []

@@ -198,6 +198,7 @@ class Cache:
         self.new_facts: dict[bytes, bytes] = {}
         self.walks = _Kept(folder / f"walks-{tool_key()}", key, self._loaded)
         self.headers = _Kept(folder / f"header-facts-{tool_key()}", key, self._loaded)
+        self.modules = _Kept(folder / f"module-imports-{tool_key()}", key, self._loaded)
         self.answers = _Kept(folder / f"answers-{tool_key()}", key, self._loaded)
 
     @property
@@ -225,6 +226,14 @@ class Cache:
     def keep_header_facts(self, key: bytes, plain: object) -> None:
         """Keep included-header facts for the next run."""
         self.headers.new[key] = plain
+
+    def module_imports(self, path: str) -> object | None:
+        """The module-level imports of a Python module kept with its status (`cuda_only_modules`), or None."""
+        return self.modules.get(path)
+
+    def keep_module_imports(self, path: str, plain: object) -> None:
+        """Keep a Python module's module-level imports for the next run."""
+        self.modules.new[path] = plain
 
     def keep_answer(self, key: bytes, entry: tuple) -> None:
         """Keep a whole run's answer (`run_answer`; its first item is when it was made): see `save_answers`."""
@@ -263,7 +272,8 @@ class Cache:
                     (self.results_path, self._results.entries, self.new_results),
                     (self.facts_path, self._facts, self.new_facts),
                     (self.walks.path, self.walks.entries, self.walks.new),
-                    (self.headers.path, self.headers.entries, self.headers.new)))
+                    (self.headers.path, self.headers.entries, self.headers.new),
+                    (self.modules.path, self.modules.entries, self.modules.new)))
 
     def save_answers(self) -> None:
         """Merge this run's whole-run answers into their file, keeping the `KEPT_ANSWERS` latest."""

@@ -132,7 +132,7 @@ def _module_level_imports(path: str, status: Status | None) -> tuple[tuple[int, 
     """(line, the modules it may load) of each import statement at the module level of `path`
     (none when it cannot be read or parsed); `status` keys the cache. Kept in the run's memo with
     the file's status: a run after an edit parses again only the modules that changed (a
-    pre-commit run over 10 of flashinfer's Python files parsed some 1,000 modules for this)."""
+    pre-commit run over 10 of flashinfer's Python files parsed 164 modules for this, now 2)."""
     memo = run_memo()
     if memo is not None and status is not None:
         kept = memo.module_imports(path)

@@ -17,25 +17,35 @@ T = TypeVar("T")
 class Recent(Generic[T]):
     """Values kept by file bytes in this process while the files kept total at most `budget`
     bytes, the oldest dropped first (what is kept is a multiple of the bytes: a Python syntax tree
-    takes some 50 times its file's size; a pre-commit run's files fit, while a cold check of a
+    takes some 60 times its file's size; a pre-commit run's files fit, while a cold check of a
     tree, whose second checks come after thousands of first ones, holds little for long)."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self._kept: dict[bytes, T] = {}
+        self._lengths: dict[int, int] = {}  # length -> how many kept files have it
         self._size = 0
 
     def get(self, data: bytes) -> T | None:
-        """What was kept for these bytes, if anything."""
-        return self._kept.get(data)
+        """What was kept for these bytes, if anything (a file of no kept length is not hashed:
+        every analysis of a scan asks)."""
+        return self._kept.get(data) if len(data) in self._lengths else None
 
     def keep(self, data: bytes, value: T) -> None:
         """Keep `value` for these bytes (nothing for a file larger than the budget)."""
-        if data in self._kept or len(data) > self.budget:
+        if len(data) > self.budget or data in self._kept:
             return
         while self._size + len(data) > self.budget:
             oldest = next(iter(self._kept))
             del self._kept[oldest]
-            self._size -= len(oldest)
+            self._count(len(oldest), -1)
         self._kept[data] = value
-        self._size += len(data)
+        self._count(len(data), 1)
+
+    def _count(self, length: int, change: int) -> None:
+        self._size += length * change
+        left = self._lengths.get(length, 0) + change
+        if left:
+            self._lengths[length] = left
+        else:
+            del self._lengths[length]

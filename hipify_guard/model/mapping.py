@@ -241,7 +241,8 @@ class Facts(dict):
 
     def packed(self) -> dict[bytes, str]:
         """name -> "hip<TAB>added" ("" for None): every fact's name is its key."""
-        return {name: f"{fact.hip or ''}\t{fact.added or ''}" for name in self if (fact := self[name])}
+        facts = ((name, self[name]) for name in self)
+        return {name: f"{fact.hip or ''}\t{fact.added or ''}" for name, fact in facts}
 
 
 def _merged(known: tuple[str | None, str | None], row: tuple[str, str | None]) -> tuple[str | None, str | None]:

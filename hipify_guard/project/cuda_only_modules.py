@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import ast
 import os
-import time
 from functools import lru_cache
 
 from ..core.reading import read_file
 from ..model.python_platform import PythonPlatforms
 from ..python.names import imported_modules
-from ..walk.project_walk import RACY_SECONDS, run_memo
-
-Status = tuple[int, int, int, int]  # (inode, mtime_ns, ctime_ns, size)
+from ..walk.project_walk import run_memo
+from ..walk.run_reads import Status
+from ..walk.run_reads import status as file_status
+from .cache import racy_after
 
 MAX_DEPTH = 4  # project modules followed from the importing file
 _INIT = "__init__.py"
@@ -106,7 +106,7 @@ def _first_cuda_import(files: list[str], root: str, platforms: PythonPlatforms, 
 def _module_reason(path: str, root: str, platforms: PythonPlatforms, depth: int, answers: Answers) -> str:
     """Why running the module at `path` imports a CUDA-only module, following project modules
     `depth - 1` levels further ("": it may not)."""
-    for line, names in _module_level_imports(path, _status(path)):
+    for line, names in _module_level_imports(path, file_status(path)):
         for name in names:
             if not name.startswith(".") and platforms.cuda_module(name):
                 return f"{os.path.relpath(path, root)}:{line} imports `{name}`, which only CUDA has"
@@ -118,23 +118,14 @@ def _module_reason(path: str, root: str, platforms: PythonPlatforms, depth: int,
     return ""
 
 
-def _status(path: str) -> Status | None:
-    """(inode, mtime_ns, ctime_ns, size) of `path` (None: it cannot be read)."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size
-
-
 @lru_cache(maxsize=4096)
-def _module_level_imports(path: str, status: Status | None) -> tuple[tuple[int, tuple[str, ...]], ...]:
+def _module_level_imports(path: str, status: Status) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """(line, the modules it may load) of each import statement at the module level of `path`
     (none when it cannot be read or parsed); `status` keys the cache. Kept in the run's memo with
     the file's status: a run after an edit parses again only the modules that changed (a
     pre-commit run over 10 of flashinfer's Python files parsed 164 modules for this, now 2)."""
-    memo = run_memo()
-    if memo is not None and status is not None:
+    memo = run_memo() if status[1] else None  # (no status: a file that is gone)
+    if memo is not None:
         kept = memo.module_imports(path)
         if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == status:
             return kept[1]
@@ -144,6 +135,6 @@ def _module_level_imports(path: str, status: Status | None) -> tuple[tuple[int, 
         return ()
     found = tuple((statement.lineno, tuple(imported_modules(statement))) for statement in tree.body
                   if isinstance(statement, (ast.Import, ast.ImportFrom)))
-    if memo is not None and status is not None and status[1] < time.time_ns() - RACY_SECONDS * 10**9:
+    if memo is not None and status[1] < racy_after():
         memo.keep_module_imports(path, (status, found))  # (a file changed just now may change unseen)
     return found

@@ -312,9 +312,7 @@ class Run:
         function = self.project.functions.get(name)
         if function is not None and function is not self.scope.function:  # what its body names, compiled here
             function.called = True
-            for pending in list(function.mentions):
-                item, folder = pending.called_from(self.project.root, self.base)
-                self._mention(item, pending.context.joined(context), pending.supports, pending.stored, folder)
+            self._relay(function.mentions, context)
         keywords = function.keywords if function else frozenset()
         section_context, section = context, None
         for argument in arguments:
@@ -331,6 +329,19 @@ class Run:
                 self._mention(item, item.context.joined(section_context), supports=True, folder=self.base)
             if section and holds_flags(section):
                 self._flags(items, section_context)
+
+    def _relay(self, mentions: list[PendingMention], context: Context) -> None:
+        """What a called function's body names, named by this call under `context` (a body's
+        mentions share a few contexts: each is joined with the call's once)."""
+        root, base = self.project.root, self.base
+        marker, absolute = os.path.join(root, CALLER), os.path.join(root, base) if base else root
+        joined: dict[int, Context] = {}
+        for pending in list(mentions):
+            item, folder = pending.called_from(marker, base, absolute)
+            within = joined.get(id(pending.context))
+            if within is None:
+                within = joined[id(pending.context)] = pending.context.joined(context)
+            self._mention(item, within, pending.supports, pending.stored, folder)
 
     def _section_context(self, function: Function | None, section: str, context: Context, name: str) -> Context:
         holds = compiler_holds(section) if holds_flags(section) else TOP

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 
 from ..core.records import record
 from .build_conditions import TOP, Context, Holds, both, either
@@ -53,18 +53,19 @@ class PendingMention:
     stored: bool
     folder: str
 
-    def called_from(self, root: str, base: str) -> tuple[Item, str]:
+    def called_from(self, marker: str, base: str, absolute: str) -> tuple[Item, str]:
         """The item, and the folder of the command that compiles it, as a call from the folder
-        `base` names them: the body's relative paths and `${CMAKE_CURRENT_SOURCE_DIR}` are the
-        caller's (ginkgo's `file(GLOB_RECURSE ... "*.cuh")` in `ginkgo_check_headers()`, called
-        from `cuda/` and from `hip/`)."""
-        item, marker = self.item, os.path.join(root, CALLER)
+        `base` (`absolute`: its absolute path) names them: the body's relative paths and
+        `${CMAKE_CURRENT_SOURCE_DIR}` (`marker`, the root joined with `CALLER`) are the caller's
+        (ginkgo's `file(GLOB_RECURSE ... "*.cuh")` in `ginkgo_check_headers()`, called from
+        `cuda/` and from `hip/`)."""
+        item = self.item
         folder = base if self.folder == CALLER else self.folder
-        if item.base != CALLER and marker not in item.text:
-            return item, folder
-        absolute = os.path.join(root, base) if base else root
-        text = item.text.replace(marker, absolute)
-        return replace(item, text=text, base=base if item.base == CALLER else item.base), folder
+        if item.base == CALLER:
+            return item.moved(item.text.replace(marker, absolute), base), folder
+        if marker in item.text:
+            return item.moved(item.text.replace(marker, absolute), item.base), folder
+        return item, folder
 
 
 @record(frozen=False)
@@ -169,10 +170,12 @@ class ProjectState:
 
     def uncalled_mentions(self) -> None:
         """What the bodies of functions nobody called name, under the bodies' own conditions."""
+        marker = os.path.join(self.root, CALLER)
         for function in self.functions.values():
             if not function.called:
+                absolute = os.path.join(self.root, function.home) if function.home else self.root
                 for pending in function.mentions:
-                    item, folder = pending.called_from(self.root, function.home)
+                    item, folder = pending.called_from(marker, function.home, absolute)
                     self.mention(item, pending.context, pending.supports, pending.stored, folder)
 
     def _pattern(self, item: Item) -> tuple[str, bool] | None:

@@ -37,6 +37,11 @@ class Item:
     recursive: bool = False  # a file(GLOB_RECURSE) pattern
     vague: bool = False  # built from something the reader did not follow
 
+    def moved(self, text: str, base: str) -> Item:
+        """This item with another text and base (`dataclasses.replace` takes 2.2 times as long: a
+        function body's items are moved at each call, 140,000 times in cccl's build)."""
+        return Item(text, self.evidence, self.context, base, self.recursive, self.vague)
+
 
 def expand(text: str, quoted: bool, evidence: Evidence, context: Context, base: str,
            variables: dict[str, tuple[Item, ...]], builtins: dict[str, str]) -> list[Item]:

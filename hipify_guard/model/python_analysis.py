@@ -16,6 +16,7 @@ from ..core.source import LineIndex
 from ..python.comments import comments
 from ..python.source import PythonSource
 from .python_flow import PlatformFlow
+from .python_module_values import Bindings
 from .python_symbols import Symbols
 from .settings import Settings
 
@@ -64,13 +65,19 @@ class PythonFile:
     @cached_property
     def flow(self) -> PlatformFlow:
         """What ROCm reaches, and the value of platform tests there."""
-        return PlatformFlow(self.source, self.symbols, self.settings.python, project=self.settings.python_project)
+        return PlatformFlow(self.source, self.symbols, self.settings.python, project=self.settings.python_project,
+                            bindings=self.bindings)
 
     @cached_property
     def cuda_flow(self) -> PlatformFlow:
         """What CUDA reaches (code only ROCm runs is written for ROCm on purpose)."""
         return PlatformFlow(self.source, self.symbols, self.settings.python, rocm=False,
-                            project=self.settings.python_project)
+                            project=self.settings.python_project, bindings=self.bindings)
+
+    @cached_property
+    def bindings(self) -> Bindings:
+        """What the module's statements bind (both flows ask)."""
+        return Bindings(self.source)
 
     @cached_property
     def lines(self) -> LineIndex:

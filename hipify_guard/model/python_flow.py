@@ -61,13 +61,14 @@ class PlatformFlow:
     """What one platform (ROCm, or with `rocm=False` CUDA) reaches in one parsed file."""
 
     def __init__(self, source: PythonSource, symbols: Symbols, platforms: PythonPlatforms, rocm: bool = True,
-                 project: PythonProjectFacts | None = None) -> None:
+                 project: PythonProjectFacts | None = None, bindings: Bindings | None = None) -> None:
         self.parents = source.parents
         self.source = source
         self.symbols = symbols
         self.platforms = platforms
         self.rocm = rocm
         self.project = project or PythonProjectFacts()
+        self._bindings = bindings  # (what the module's statements bind: the same on both platforms)
         self._fixed = _FIXED[rocm]
         self._dead: set[int] = set()
         self._values: dict[int, Value] = {}
@@ -255,7 +256,7 @@ class PlatformFlow:
     @cached_property
     def statements(self) -> Platform:
         """How the platform sees a module's top-level statements (for `module_constants`)."""
-        return Platform(self.truth, self.constants, self.ends, Bindings(self.source.tree))
+        return Platform(self.truth, self.constants, self.ends, self._bindings or Bindings(self.source))
 
     def ends(self, statement: ast.stmt) -> bool:
         """Whether a module-level statement never lets the module run on: `raise`, `sys.exit()`."""

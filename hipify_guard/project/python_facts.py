@@ -327,14 +327,16 @@ def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str
         for name, kind in zip(listing.names, listing.kinds):
             if kind == DIR or not name.endswith(".py"):
                 continue
-            path = os.path.realpath(os.path.join(root, folder, name))
+            path = os.path.join(root, folder, name)
             try:
                 data, _ = read_file(path)
             except OSError:
                 continue
+            real = None  # (only for a file that names something asked: most name nothing)
             for key, function, module, package in wanted:
                 if function in data and (module in data or (package and b"from ." in data)):
-                    found.setdefault(key, []).append(path)
+                    real = real or os.path.realpath(path)
+                    found.setdefault(key, []).append(real)
     return found
 
 

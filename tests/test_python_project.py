@@ -358,3 +358,31 @@ def test_a_run_after_an_edit_reads_only_the_changed_modules_imports(tmp_path: Pa
     (root / "tests/cute/test_attn.py").write_text(CUTE_TEST + "# edited\n")
     again, read = run(root / "tests/cute/test_attn.py", root / "tests/cute")
     assert again == [] and read == []
+
+
+def test_each_import_is_resolved_once_per_folder_whatever_the_depth_it_is_followed_at(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    """A module's imports are followed at each depth it is reached at; the files an import runs
+    depend on the importing folder only, so `Answers` resolves each (folder, name) once, and the
+    answer is the one each resolution afresh gives."""
+    from hipify_guard.model.python_platform import PythonPlatforms
+    from hipify_guard.project import cuda_only_modules as modules
+
+    shared = "from pkg import base\nfrom pkg import leaf\n"
+    root = git_project(tmp_path / "p", {
+        "pkg/__init__.py": "", "pkg/base.py": "from pkg import leaf\n", "pkg/leaf.py": "import cutlass\n",
+        "pkg/a.py": shared, "pkg/b.py": shared, "pkg/c.py": "from pkg import a\nfrom pkg import b\n",
+        "tests/test_it.py": "from pkg import c\nfrom pkg import a\n",
+    })
+    resolved: list[tuple[str, str]] = []
+    real = modules.executed_files
+    monkeypatch.setattr(modules, "executed_files", lambda importer, module, top: resolved.append(
+        (os.path.dirname(importer), module)) or real(importer, module, top))
+    answers = modules.Answers()
+    test = os.path.realpath(root / "tests/test_it.py")
+    reasons = [modules.cuda_only_import(test, name, os.path.realpath(root), PythonPlatforms(), answers)
+               for name in ("pkg.c", "pkg.a")]
+    assert all("pkg/leaf.py:1 imports `cutlass`" in why for why in reasons), reasons
+    assert resolved and len(resolved) == len(set(resolved))
+    assert reasons == [modules.cuda_only_import(test, name, os.path.realpath(root), PythonPlatforms())
+                       for name in ("pkg.c", "pkg.a")]

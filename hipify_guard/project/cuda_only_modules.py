@@ -29,7 +29,21 @@ MAX_DEPTH = 4  # project modules followed from the importing file
 _INIT = "__init__.py"
 
 
-Answers = dict[tuple[str, int, str, PythonPlatforms], str]
+class Answers:
+    """What the files of one run that ask share: each module's answer, and the files each import
+    runs (resolved once per folder and name: a module's imports are followed at each depth)."""
+
+    def __init__(self) -> None:
+        self.reasons: dict[tuple[str, int, str, PythonPlatforms], str] = {}
+        self._files: dict[tuple[str, str, str], list[str]] = {}
+
+    def executed_files(self, importer: str, module: str, root: str) -> list[str]:
+        """`executed_files(importer, module, root)`, which depends on the importer's folder only."""
+        key = (os.path.dirname(importer), module, root)
+        found = self._files.get(key)
+        if found is None:
+            found = self._files[key] = executed_files(importer, module, root)
+        return found
 
 
 def cuda_only_import(importer: str, module: str, root: str, platforms: PythonPlatforms,
@@ -37,8 +51,9 @@ def cuda_only_import(importer: str, module: str, root: str, platforms: PythonPla
     """Why importing `module` (as spelled in `importer`; "." for the importer's own package) fails
     on ROCm, citing the import of the CUDA-only module ("": it may not). `answers` keeps each
     module's answer for the files of one run that ask (their imports are not read again)."""
-    files = own_packages(importer, root) if module == "." else executed_files(importer, module, root)
-    return _first_cuda_import(files, root, platforms, MAX_DEPTH, {} if answers is None else answers)
+    answers = answers or Answers()
+    files = own_packages(importer, root) if module == "." else answers.executed_files(importer, module, root)
+    return _first_cuda_import(files, root, platforms, MAX_DEPTH, answers)
 
 
 def executed_files(importer: str, module: str, root: str) -> list[str]:
@@ -95,9 +110,9 @@ def _first_cuda_import(files: list[str], root: str, platforms: PythonPlatforms, 
     """Why running `files` in order imports a CUDA-only module ("": it may not)."""
     for path in files:
         key = (path, depth, root, platforms)
-        why = answers.get(key)
+        why = answers.reasons.get(key)
         if why is None:
-            why = answers[key] = _module_reason(path, root, platforms, depth, answers)
+            why = answers.reasons[key] = _module_reason(path, root, platforms, depth, answers)
         if why:
             return why
     return ""
@@ -112,7 +127,8 @@ def _module_reason(path: str, root: str, platforms: PythonPlatforms, depth: int,
                 return f"{os.path.relpath(path, root)}:{line} imports `{name}`, which only CUDA has"
         if depth > 1:
             for name in names:
-                why = _first_cuda_import(executed_files(path, name, root), root, platforms, depth - 1, answers)
+                why = _first_cuda_import(answers.executed_files(path, name, root), root, platforms, depth - 1,
+                                         answers)
                 if why:
                     return why
     return ""

@@ -97,7 +97,7 @@ class Shared:
 
     def __init__(self, index: CallerIndex) -> None:
         self.index = index
-        self.answers: Answers = {}
+        self.answers = Answers()
         self.digests: dict[str, bytes | None] = {}
 
     def digest(self, root: str) -> bytes | None:

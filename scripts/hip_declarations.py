@@ -15,7 +15,7 @@ import re
 from pathlib import PurePosixPath
 
 from hipify_guard.model.analysis import FileAnalysis
-from hipify_guard.model.definitions import CodeTokens, definitions
+from hipify_guard.model.definitions import definitions_of
 from hipify_guard.model.platforms import UNDEFINED
 from hipify_guard.model.settings import Settings
 
@@ -44,7 +44,7 @@ def declarations(name: str, data: bytes) -> dict[str, tuple[str, ...]]:
     closed = dataclasses.replace(hip, name="hip-without-opt-ins",
                                  fixed={**hip.fixed, **dict.fromkeys(gates, UNDEFINED)})
     found: dict[str, tuple[str, ...]] = {}
-    for declared, offset in definitions(file, CodeTokens(file)):
+    for declared, offset in definitions_of(file).within(0, len(file.data)):
         arm = file.tree.enclosing(offset)
         if not file.reachable(arm, hip, inside=True):
             continue

@@ -17,7 +17,7 @@ from hipify_guard.model.analysis import FileAnalysis
 from hipify_guard.model.branch_apis import branch_apis
 from hipify_guard.model.builds import Build
 from hipify_guard.model.code_tokens import identifiers, segments
-from hipify_guard.model.definitions import CodeTokens, definitions
+from hipify_guard.model.definitions import definitions_of
 from hipify_guard.model.mapping import ApiFact, load_table
 from hipify_guard.model.rocm_versions import EVERY, earliest
 from hipify_guard.model.settings import Policy, Settings
@@ -98,7 +98,7 @@ def test_segments_belong_to_the_innermost_arm() -> None:
 def test_declared_names() -> None:
     file = analysis("#define cudaFoo hipFoo\ntypedef unsigned long long cudaBar;\n"
                     "using cudaBaz = int;\nstruct cudaQux {};\nenum class cudaE : int;\nint cudaUse;\n")
-    found = {name for name, _ in definitions(file, CodeTokens(file))}
+    found = {name for name, _ in definitions_of(file).within(0, len(file.data))}
     assert found == {b"cudaFoo", b"cudaBar", b"cudaBaz", b"cudaQux", b"cudaE"}
 
 

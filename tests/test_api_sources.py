@@ -16,7 +16,7 @@ from conftest import ROOT, run_cli
 
 from hipify_guard.model.analysis import FileAnalysis
 from hipify_guard.model.api_knowledge import HEADERS, HIPIFY, NATIVE, TORCH, TORCH_TABLE, knowledge
-from hipify_guard.model.definitions import CodeTokens, definitions
+from hipify_guard.model.definitions import definitions_of
 from hipify_guard.model.hip_headers import load_hip_headers
 from hipify_guard.model.settings import Settings
 from hipify_guard.model.torch_mapping import TorchTable, load_torch_table
@@ -216,7 +216,7 @@ def test_the_knowledge_loads_without_making_every_entry_in_a_fresh_process() -> 
 
 def defined(text: str) -> set[str]:
     file = FileAnalysis("t.cu", text.encode(), Settings())
-    return {name.decode() for name, _ in definitions(file, CodeTokens(file))}
+    return {name.decode() for name, _ in definitions_of(file).within(0, len(file.data))}
 
 
 @pytest.mark.parametrize(
@@ -250,6 +250,28 @@ def test_definitions(code: str, names: set[str]) -> None:
 def test_definitions_are_found_across_directives() -> None:
     assert defined("#define cudaFoo hipFoo\n#if A\ntypedef int cudaBar;\n#else\nusing cudaBaz = long;\n#endif\n") == {
         "cudaFoo", "cudaBar", "cudaBaz"}
+
+
+def test_a_range_gives_the_files_definitions_in_it_and_looks_at_its_tokens_only(monkeypatch) -> None:
+    """`within` is asked per group: each range gives, in the file's order, exactly the definitions
+    of the whole file whose offset it holds, and only the tokens in it are looked at (once)."""
+    from hipify_guard.model import definitions as module
+
+    data = "".join(f"#if V{n}\ntypedef int cudaT{n};\nvoid f{n}(int a) {{ g{n}(a); }}\n#define M{n} {n}\n#endif\n"
+                   for n in range(30)).encode()
+    whole = FileAnalysis("t.cu", data, Settings())  # (kept: the definitions refer to their file weakly)
+    every = definitions_of(whole).within(0, len(data))
+    assert len(every) == 90
+    asked: list[int] = []
+    real = module.is_definition
+    monkeypatch.setattr(module, "is_definition", lambda code, index: asked.append(index) or real(code, index))
+    file = FileAnalysis("t.cu", data, Settings())
+    found = definitions_of(file)
+    for start, end in [(0, 70), (60, 200), (200, 200), (len(data) - 100, len(data)), (0, 70)]:
+        assert found.within(start, end) == [(name, at) for name, at in every if start <= at < end]
+    code = found.code
+    assert asked and all(code.starts[index] < 200 or code.starts[index] >= len(data) - 100 for index in asked)
+    assert len(asked) == len(set(asked))  # (each token looked at once, whatever the ranges asked)
 
 
 # --- hipify-guard map -----------------------------------------------------------------------

@@ -281,3 +281,21 @@ def test_a_source_commented_out_of_the_rocm_builds_list_is_the_cuda_sides(tmp_pa
         "project(p LANGUAGES CXX)\nset(SRC_FILES\n  src/misc/rocmwrap.cc\n# src/misc/cudawrap.cc\n)\n"
         "add_library(p ${SRC_FILES})\n")
     assert read_build_files(str(tmp_path)).cuda_only_files == frozenset()
+
+
+@pytest.mark.parametrize(("cmake", "rocm_build", "hip_on_nvidia"), [
+    ("project(p LANGUAGES CXX)\n# find_package(hip)\nfind_package(HIP REQUIRED)\n", "CMakeLists.txt:3", None),
+    ("project(p LANGUAGES CXX)  # HIP comes later\nadd_library(p a.cc)\n", None, None),
+    ("# ROCm: see docs\nproject(p LANGUAGES CXX)\n", None, None),
+    # `(?i)` takes a dotless or dotted I for an `i`: a text not all ASCII is searched whole
+    ("project(p LANGUAGES CXX)\nfind_package(h\u0131p)\nset(H\u0130P_PLATFORM nvidia)\n", "CMakeLists.txt:2",
+     "CMakeLists.txt:3"),
+    ("set(HIP_PLATFORM nvidia)\nenable_language(HIP)\n", "CMakeLists.txt:2", "CMakeLists.txt:1"),
+])
+def test_the_build_lines_that_name_hip_are_found_in_code_only(tmp_path, cmake, rocm_build, hip_on_nvidia):
+    """Where the build files build for ROCm, or HIP for NVIDIA: the first line of code that says so
+    (only files that name HIP or ROCm, in any letter case, are searched, comments left out)."""
+    (tmp_path / "CMakeLists.txt").write_text(cmake, encoding="utf-8")
+    facts = read_build_files(str(tmp_path))
+    assert [str(item) for item in facts.rocm_build] == ([rocm_build] if rocm_build else [])
+    assert [str(item) for item in facts.hip_on_nvidia] == ([hip_on_nvidia] if hip_on_nvidia else [])

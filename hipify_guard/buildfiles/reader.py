@@ -177,14 +177,14 @@ def _read(root: str, tree: Tree, texts: _Texts, notes: list[str]) -> BuildFileFa
 
 
 def _first_line(files: Sequence[str], texts: _Texts, pattern: re.Pattern[str]) -> tuple[Evidence, ...]:
-    """The first line of code (comments left out) of the build files that `pattern` finds, if any."""
+    """The first line of code (comments left out) of the build files that `pattern` finds, if any
+    (`_ROCM_BUILD` or `_HIP_ON_NVIDIA`: what they find names HIP or ROCm)."""
     for path in files:
-        text = texts(path)
-        code = _COMMENT.sub("", text) if text else ""
+        code = texts.hip_code(path)
         match = pattern.search(code)
         if match:
             line = code.count("\n", 0, match.start()) + 1
-            return (Evidence(path, line, text.splitlines()[line - 1].strip()[:200]),)
+            return (Evidence(path, line, (texts(path) or "").splitlines()[line - 1].strip()[:200]),)
     return ()
 
 
@@ -245,12 +245,25 @@ class _Texts:
         self.notes = notes
         self.cache: dict[str, str | None] = {}
         self.read: set[str] = set()  # every file opened, by the readers and the layout (what the facts depend on)
+        self._hip_codes: dict[str, str] = {}
 
     def __call__(self, path: str) -> str | None:
         if path not in self.cache:
             self.read.add(path)
             self.cache[path] = self._read(path)
         return self.cache[path]
+
+    def hip_code(self, path: str) -> str:
+        """The file's code, its `#` comments left out, if it may name HIP or ROCm in any letter
+        case (`(?i)` also takes a dotless or dotted I for an `i`: a text not all ASCII may), else
+        "". Made once per file: most build files name neither, and are not searched."""
+        code = self._hip_codes.get(path)
+        if code is None:
+            text = self(path) or ""
+            lowered = text.lower()
+            named = "hip" in lowered or "rocm" in lowered or not text.isascii()
+            code = self._hip_codes[path] = _COMMENT.sub("", text) if named else ""
+        return code
 
     def _read(self, path: str) -> str | None:
         try:

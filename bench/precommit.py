@@ -2,14 +2,15 @@
 """What the pre-commit hook costs in a large repository: N just-edited files checked from its root.
 
 Usage: python bench/precommit.py --tree DIR [--under csrc] [--files 10] [--runs 11]
-                                 [--tool PATH]... [--no-cache]
+                                 [--tool PATH]... [--no-cache] [--python]
 
 For each `--tool` (several are measured side by side, their runs interleaved), a full `check .`
 first primes a cache of its own (the build facts, as in a checkout someone works in). Then each
 run appends a comment line to each of the N files (new bytes: no cached result can answer them)
 and times `check --force-exclude --exit-zero -q FILE...` from the tree's root, as pre-commit
-runs the hook. The files are the N C/C++/CUDA files below `--under` that mention the rules'
-trigger names most often (the ones a hook has work on), and get their bytes back at the end.
+runs the hook. The files are the N C/C++/CUDA files (with `--python`, Python files) below
+`--under` that mention the rules' trigger names most often (the ones a hook has work on), and get
+their bytes back at the end.
 Prints per tool the median and spread of the wall time and the median CPU time (user + system),
 with the load average before and after.
 """
@@ -29,15 +30,16 @@ sys.path.insert(0, str(HERE))
 from run import measure, trigger_names_of_all_rules  # noqa: E402
 
 _CPP = (".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".cu", ".cuh", ".inl", ".hip")
+_PYTHON = (".py",)
 
 
-def busiest_files(tree: Path, under: str, count: int) -> list[str]:
-    """The `count` C/C++ files below `tree/under` that mention trigger names most (ties: by path)."""
+def busiest_files(tree: Path, under: str, count: int, extensions: tuple[str, ...] = _CPP) -> list[str]:
+    """The `count` files of those extensions below `tree/under` that mention trigger names most (ties: by path)."""
     names = [name.encode() for name in trigger_names_of_all_rules()]
     ranked = []
     for folder, _, files in os.walk(tree / under):
         for name in files:
-            if name.endswith(_CPP):
+            if name.endswith(extensions):
                 path = Path(folder, name)
                 data = path.read_bytes()
                 ranked.append((-sum(data.count(wanted) for wanted in names), str(path.relative_to(tree))))
@@ -52,10 +54,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--tool", action="append", help="a hipify-guard executable (repeat to compare)")
     parser.add_argument("--no-cache", action="store_true", help="time the hook runs with --no-cache")
+    parser.add_argument("--python", action="store_true", help="edit Python files instead of C/C++ ones")
     options = parser.parse_args()
     tools = options.tool or [str(Path(sys.executable).with_name("hipify-guard"))]
     tree = options.tree.resolve()
-    files = busiest_files(tree, options.under, options.files)
+    files = busiest_files(tree, options.under, options.files, _PYTHON if options.python else _CPP)
+    comment = "#" if options.python else "//"
     print(f"{len(files)} files: {' '.join(files)}", file=sys.stderr)
     original = {path: (tree / path).read_bytes() for path in files}
     here = os.getcwd()
@@ -73,7 +77,7 @@ def main() -> None:
             for run in range(options.runs):
                 for number, tool in enumerate(tools if run % 2 == 0 else tools[::-1]):
                     for path in files:
-                        (tree / path).write_bytes(original[path] + f"\n// pre-commit edit {run}.{number}\n".encode())
+                        (tree / path).write_bytes(original[path] + f"\n{comment} pre-commit edit {run}.{number}\n".encode())
                     wall, cpu, _, code = measure([tool, "check", "--force-exclude", "--exit-zero", "-q", *extra, *files],
                                                  envs[tool])
                     if code != 0:

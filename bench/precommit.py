@@ -2,15 +2,16 @@
 """What the pre-commit hook costs in a large repository: N just-edited files checked from its root.
 
 Usage: python bench/precommit.py --tree DIR [--under csrc] [--files 10] [--runs 11]
-                                 [--tool PATH]... [--no-cache] [--python]
+                                 [--tool PATH]... [--no-cache] [--python] [--plain]
 
 For each `--tool` (several are measured side by side, their runs interleaved), a full `check .`
 first primes a cache of its own (the build facts, as in a checkout someone works in). Then each
 run appends a comment line to each of the N files (new bytes: no cached result can answer them)
 and times `check --force-exclude --exit-zero -q FILE...` from the tree's root, as pre-commit
 runs the hook. The files are the N C/C++/CUDA files (with `--python`, Python files) below
-`--under` that mention the rules' trigger names most often (the ones a hook has work on), and get
-their bytes back at the end.
+`--under` that mention the rules' trigger names most often (the ones a hook has work on; with
+`--plain`, the first N in path order that mention none, as most commits' files), and get their
+bytes back at the end.
 Prints per tool the median and spread of the wall time and the median CPU time (user + system),
 with the load average before and after.
 """
@@ -33,8 +34,10 @@ _CPP = (".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".cu", ".cuh",
 _PYTHON = (".py",)
 
 
-def busiest_files(tree: Path, under: str, count: int, extensions: tuple[str, ...] = _CPP) -> list[str]:
-    """The `count` files of those extensions below `tree/under` that mention trigger names most (ties: by path)."""
+def busiest_files(tree: Path, under: str, count: int, extensions: tuple[str, ...] = _CPP,
+                  plain: bool = False) -> list[str]:
+    """The `count` files of those extensions below `tree/under` that mention trigger names most
+    (ties: by path); `plain`: the first `count` by path that mention none."""
     names = [name.encode() for name in trigger_names_of_all_rules()]
     ranked = []
     for folder, _, files in os.walk(tree / under):
@@ -43,6 +46,8 @@ def busiest_files(tree: Path, under: str, count: int, extensions: tuple[str, ...
                 path = Path(folder, name)
                 data = path.read_bytes()
                 ranked.append((-sum(data.count(wanted) for wanted in names), str(path.relative_to(tree))))
+    if plain:
+        return sorted(path for mentions, path in ranked if not mentions)[:count]
     return [path for _, path in sorted(ranked)[:count]]
 
 
@@ -55,10 +60,11 @@ def main() -> None:
     parser.add_argument("--tool", action="append", help="a hipify-guard executable (repeat to compare)")
     parser.add_argument("--no-cache", action="store_true", help="time the hook runs with --no-cache")
     parser.add_argument("--python", action="store_true", help="edit Python files instead of C/C++ ones")
+    parser.add_argument("--plain", action="store_true", help="edit files that mention no trigger name")
     options = parser.parse_args()
     tools = options.tool or [str(Path(sys.executable).with_name("hipify-guard"))]
     tree = options.tree.resolve()
-    files = busiest_files(tree, options.under, options.files, _PYTHON if options.python else _CPP)
+    files = busiest_files(tree, options.under, options.files, _PYTHON if options.python else _CPP, options.plain)
     comment = "#" if options.python else "//"
     print(f"{len(files)} files: {' '.join(files)}", file=sys.stderr)
     original = {path: (tree / path).read_bytes() for path in files}

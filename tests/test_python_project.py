@@ -386,3 +386,55 @@ def test_each_import_is_resolved_once_per_folder_whatever_the_depth_it_is_follow
     assert resolved and len(resolved) == len(set(resolved))
     assert reasons == [modules.cuda_only_import(test, name, os.path.realpath(root), PythonPlatforms())
                        for name in ("pkg.c", "pkg.a")]
+
+
+def test_a_callers_answer_is_kept_while_what_it_came_from_holds(tmp_path: Path) -> None:
+    """What a module says of the functions it calls is kept with what it came from: after an
+    edit of the module asked of, no caller is analysed again; a module that comes to define the
+    name a caller took from it as a re-export, or a new module that shadows a caller's import, is
+    seen (and the cached run reports what a fresh one does)."""
+    import json
+    import subprocess
+    import sys
+
+    root = git_project(tmp_path / "ext", {
+        "tools/__init__.py": "", "tools/helpers.py": HELPERS, "scripts/build.py": CALLERS,
+        "compat/__init__.py": "", "compat/helpers.py": "from tools.helpers import cuda_version\n",
+        "bench.py": "from compat.helpers import cuda_version\n\nprint(cuda_version())\n",
+    })
+    env = {**os.environ, "HIPIFY_GUARD_CACHE_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    counting = ("import json, sys\nfrom hipify_guard.project import python_references as references\n"
+                "analysed, real = [], references._found\n"
+                "references._found = lambda reads, *rest: analysed.append(reads.path) or real(reads, *rest)\n"
+                "from hipify_guard.cli.main import main\n"
+                "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                "print(json.dumps(analysed), file=sys.stderr)")
+
+    def found(*edited: str) -> tuple[set[tuple[str, int, str]], list[str]]:
+        past = time.time() - 10  # (older than the racy window: what is read is kept)
+        for name in edited:
+            os.utime(root / name, (past, past))
+        run = [sys.executable, "-c", counting, "check", "--exit-zero", "--output-format", "json", "."]
+        cached = subprocess.run(run, cwd=root, env=env, capture_output=True, text=True, timeout=120, check=True)
+        fresh = run_cli("check", "--exit-zero", "--no-cache", "--output-format", "json", ".", cwd=root, env=env)
+        assert json.loads(cached.stdout) == fresh.json()
+        analysed = json.loads(cached.stderr.strip().splitlines()[-1])
+        return ({(Path(item["filename"]).as_posix().lstrip("./"), item["location"]["row"], item["code"])
+                 for item in fresh.json()}, sorted(Path(path).relative_to(root.resolve()).as_posix()
+                                                   for path in analysed))
+
+    everything = [str(path.relative_to(root)) for path in root.rglob("*") if ".git" not in path.parts]
+    both = {("tools/helpers.py", 5, "HG301"), ("tools/helpers.py", 10, "HG301")}
+    first, analysed = found(*everything, ".")
+    assert first == both  # (bench.py's call, through a module that re-exports it, counts as reached)
+    assert {"bench.py", "scripts/build.py"} <= set(analysed)
+    (root / "tools/helpers.py").write_text(HELPERS + "# edited\n")
+    assert found("tools/helpers.py") == (both, [])
+    (root / "compat/helpers.py").write_text("def cuda_version():\n    return (0, 0)\n")
+    assert found("compat/helpers.py") == ({("tools/helpers.py", 10, "HG301")}, ["bench.py"])
+    (root / "scripts/tools").mkdir()
+    (root / "scripts/tools/__init__.py").write_text("")
+    (root / "scripts/tools/helpers.py").write_text("def cuda_version():\n    return (0, 0)\n\n\n"
+                                                   "def cuda_arch_flags():\n    return []\n")
+    edited = ("scripts/tools/__init__.py", "scripts/tools/helpers.py", "scripts/tools", "scripts")
+    assert found(*edited) == (both, ["scripts/build.py"])  # (build.py's guarded call is to its own helper now)

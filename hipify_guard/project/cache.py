@@ -235,6 +235,12 @@ class Cache:
         """Keep a Python module's module-level imports for the next run."""
         self.modules.new[path] = plain
 
+    def save_kept(self) -> None:
+        """Save what the memos of facts and module imports kept since the last save (a run's last
+        questions, when nothing had to be checked again after them: see `save`)."""
+        self._save(((self.headers.path, self.headers.entries, self.headers.new),
+                    (self.modules.path, self.modules.entries, self.modules.new)))
+
     def keep_answer(self, key: bytes, entry: tuple) -> None:
         """Keep a whole run's answer (`run_answer`; its first item is when it was made): see `save_answers`."""
         self.answers.new[key] = entry

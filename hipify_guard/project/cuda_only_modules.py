@@ -6,7 +6,7 @@ modules imported that way (flash-attention's `tests/cute/test_flash_attn.py` imp
 imports `cutlass`). An import inside `try`, `if` or a function is not followed: the module may
 run without it.
 
-Modules resolve as `python_facts.module_file` does: relative to the importer's package for
+Modules resolve as `python_references.module_file` does: relative to the importer's package for
 `.x`, else from the importer's folder and each folder above it up to the project root; importing
 `a.b.c` runs `a/__init__.py` and `a/b/__init__.py` first.
 """

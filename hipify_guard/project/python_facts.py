@@ -15,7 +15,6 @@ reached.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import time
@@ -31,10 +30,11 @@ from ..model.python_flow import PlatformFlow
 from ..model.python_module_values import module_constants
 from ..model.python_platform import CALL, PythonPlatforms
 from ..model.python_project import CALLERS, IMPORTS, VALUE, PythonProjectFacts, value_key
-from .cuda_only_modules import Answers, cuda_only_import, executed_files
+from .cuda_only_modules import Answers, cuda_only_import
 from .header_memo import facts_key
 from ..model.settings import Settings
 from .job import Job, rerun_changed
+from .python_references import module_file, what_it_says
 from ..walk.paths import project_root_of
 from ..walk import run_reads
 from ..walk.run_reads import status as file_status
@@ -69,7 +69,7 @@ class CallerIndex:
         for where in self._naming[root].get((name, path), ()):
             said = self._said.get(where)
             if said is None or name not in said:
-                said = self._said[where] = {**(said or {}), **_what_it_says(where, names, root, settings)}
+                said = self._said[where] = {**(said or {}), **what_it_says(where, names, root, settings)}
             for target, reached in said.get(name, ()):
                 yield where, target, reached
 
@@ -88,6 +88,9 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
         settings = with_python_facts(job.settings, job.path, reports[number].outside_names, shared)
         if settings is not job.settings:
             changed.append((number, replace(job, near_misses_of=frozenset(), settings=settings)))
+    memo = run_memo()
+    if not changed and memo is not None:
+        memo.save_kept()  # (a rerun saves them with its results)
     return rerun_changed(reports, changed, rerun)
 
 
@@ -245,55 +248,6 @@ def _unreached(path: str, name: str, root: str, settings: Settings, index: Calle
     return referred
 
 
-def _what_it_says(path: str, names: frozenset[str], root: str,
-                  settings: Settings) -> dict[str, list[tuple[str | None, bool]]]:
-    """For each of `names` the module refers to: (the module file it takes it from, None for
-    another project module that may re-export it; whether ROCm reaches the reference)."""
-    try:
-        data, _ = read_file(path)
-    except OSError:
-        return {}
-    file = PythonFile(path, data, settings)
-    said: dict[str, list[tuple[str | None, bool]]] = {name: [] for name in names}
-    if file.tree is None:
-        return said
-    for node in file.nodes(ast.ImportFrom):
-        for alias in node.names:
-            if alias.name not in names:
-                continue
-            module = "." * node.level + (node.module or "")
-            source = module_file(path, module, root)
-            if source is None:
-                continue
-            uses = list(_uses(file, alias.asname or alias.name, value_key(module, alias.name)))
-            said[alias.name] += [(source, file.flow.reachable(use)) for use in uses]
-            if not _defines(source, alias.name):
-                said[alias.name].append((None, True))  # (a module that imports it from elsewhere, perhaps)
-    for node in file.nodes(ast.Attribute):
-        if node.attr in names and isinstance(node.ctx, ast.Load):
-            base = file.symbols.names(node.value, aliases=False)
-            source = module_file(path, ".".join(base), root) if base else None
-            if source is not None:
-                said[node.attr].append((source, file.flow.reachable(node)))
-    return said
-
-
-def _uses(file: PythonFile, local: str, imported: tuple[str, ...]) -> Iterator[ast.Name]:
-    """The reads of the name `local` bound by the import of `imported`."""
-    for node in file.nodes(ast.Name):
-        if node.id == local and isinstance(node.ctx, ast.Load):
-            bound = file.symbols.binding(local, node)
-            if bound is not None and bound.names == imported:
-                yield node
-
-
-def module_file(importer: str, module: str, root: str) -> str | None:
-    """The project file (real path) a module name means in `importer`: relative to its package
-    for `.x`, else from its folder and each folder above it up to `root`."""
-    files = executed_files(importer, module, root)
-    return files[-1] if files else None
-
-
 @lru_cache(maxsize=16)
 def _module(path: str, mtime: int, platforms: PythonPlatforms) -> PythonFile | None:
     """A project module, analysed once for all the names asked of it (None when it cannot be
@@ -303,17 +257,6 @@ def _module(path: str, mtime: int, platforms: PythonPlatforms) -> PythonFile | N
     except OSError:
         return None
     return PythonFile(path, data, Settings(python=platforms))
-
-
-@lru_cache(maxsize=1024)
-def _defines(path: str, name: str) -> bool:
-    """Whether the module at `path` defines `name` at its top level (a `def` or `class`)."""
-    try:
-        tree = ast.parse(read_file(path)[0])
-    except (OSError, SyntaxError, ValueError):
-        return False
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name
-               for node in tree.body)
 
 
 def _naming(root: str, asked: frozenset[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:

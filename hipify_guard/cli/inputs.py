@@ -86,4 +86,7 @@ class Inputs:
             reports = execute(jobs, bar.advance, workers, cache)
         reports = settle_defines(jobs, reports, lambda again: execute(again, None, workers, cache))
         reports = settle_header_facts(jobs, reports, lambda again: execute(again, None, workers, cache))
-        return found + settle_module_facts(jobs, reports, lambda again: execute(again, None, workers, cache)), None
+        reports = settle_module_facts(jobs, reports, lambda again: execute(again, None, workers, cache))
+        if cache is not None:
+            cache.save()  # (what the last questions kept, when no file had to be checked again after them)
+        return found + reports, None

@@ -235,12 +235,6 @@ class Cache:
         """Keep a Python module's module-level imports for the next run."""
         self.modules.new[path] = plain
 
-    def save_kept(self) -> None:
-        """Save what the memos of facts and module imports kept since the last save (a run's last
-        questions, when nothing had to be checked again after them: see `save`)."""
-        self._save(((self.headers.path, self.headers.entries, self.headers.new),
-                    (self.modules.path, self.modules.entries, self.modules.new)))
-
     def keep_answer(self, key: bytes, entry: tuple) -> None:
         """Keep a whole run's answer (`run_answer`; its first item is when it was made): see `save_answers`."""
         self.answers.new[key] = entry
@@ -273,7 +267,8 @@ class Cache:
         return entry[_STATUS.size :]
 
     def save(self) -> None:
-        """Merge this run's entries into the files on disk (best effort: a failure only costs speed)."""
+        """Merge this run's entries since the last save into the files on disk (best effort: a
+        failure only costs speed, and leaves them for the next save)."""
         self._save(((self.index_path, self._index.entries, self.new_index),
                     (self.results_path, self._results.entries, self.new_results),
                     (self.facts_path, self._facts, self.new_facts),
@@ -292,11 +287,13 @@ class Cache:
             if not self.folder.exists():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 _mark(self.folder)  # only a folder we made: $HIPIFY_GUARD_CACHE_DIR may be anything
+            pruned = any(new for path, _, new in files if path != self.index_path)
             for path, loaded, new in files:
                 if new:
                     unchanged = self._loaded.get(path) is not None and self._loaded[path] == _identity(path)
                     _merge_save(path, new, self.key, loaded if unchanged and loaded is not None else None, newest)
-            if any(new for path, _, new in files if path != self.index_path) and is_ours(self.folder):
+                    new.clear()  # (written: a later save of this run writes only what comes after)
+            if pruned and is_ours(self.folder):
                 _prune(self.folder)
         except OSError:
             pass

@@ -88,9 +88,6 @@ def settle_python_facts(jobs: Sequence[Job], reports: list[FileReport],
         settings = with_python_facts(job.settings, job.path, reports[number].outside_names, shared)
         if settings is not job.settings:
             changed.append((number, replace(job, near_misses_of=frozenset(), settings=settings)))
-    memo = run_memo()
-    if not changed and memo is not None:
-        memo.save_kept()  # (a rerun saves them with its results)
     return rerun_changed(reports, changed, rerun)
 
 

@@ -21,7 +21,7 @@ from ..model.python_analysis import PythonFile
 from ..model.python_project import value_key
 from ..model.settings import Settings
 from ..walk.project_walk import run_memo
-from ..walk.run_reads import Status
+from ..walk.run_reads import Status, status_of
 from ..walk.run_reads import status as file_status
 from .cache import racy_after
 from .cuda_only_modules import executed_files
@@ -105,7 +105,7 @@ def _found(reads: _Reads, names: frozenset[str], settings: Settings) -> Said:
         data, status = read_file(reads.path)
     except OSError:
         return {}
-    reads.status = status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size
+    reads.status = status_of(status)
     file = PythonFile(reads.path, data, settings)
     said: Said = {name: [] for name in names}
     if file.tree is None:

@@ -63,6 +63,11 @@ def status(path: str) -> Status:
         found = os.stat(path)
     except OSError:
         return (0, 0, 0, 0)
+    return status_of(found)
+
+
+def status_of(found: os.stat_result) -> Status:
+    """(inode, mtime_ns, ctime_ns, size) of a status taken (`os.stat`, `os.fstat`)."""
     return found.st_ino, found.st_mtime_ns, found.st_ctime_ns, found.st_size
 
 
